@@ -1,0 +1,122 @@
+// Command bareserver is the baseline of the call-cost harness: a go-sdk
+// streamable HTTP server with one tool, get_item, that only forwards the call
+// to the backend and hands its body back as one text block.
+//
+// It is written the way the SDK's documentation shows (mcp.AddTool with a
+// typed input, so the SDK infers, validates and decodes the arguments), so
+// that what it costs is what the MCP transport costs a typical Go server.
+// Flags switch on the SDK options the harness compares (stateless mode, JSON
+// responses) and an optional net/http/pprof listener for profiling.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	_ "net/http/pprof" // registers /debug/pprof on http.DefaultServeMux, served only on -pprof
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func main() {
+	listen := flag.String("listen", "127.0.0.1:0", "address to serve MCP on, at /mcp")
+	upstream := flag.String("upstream", "", "backend base URL, e.g. http://127.0.0.1:8081")
+	stateless := flag.Bool("stateless", false, "use the SDK's stateless mode")
+	jsonResp := flag.Bool("json", false, "answer application/json instead of text/event-stream")
+	pprofAddr := flag.String("pprof", "", "if set, serve net/http/pprof on this loopback address")
+	flag.Parse()
+	if err := run(*listen, *upstream, *pprofAddr, &mcp.StreamableHTTPOptions{Stateless: *stateless, JSONResponse: *jsonResp}); err != nil {
+		fmt.Fprintln(os.Stderr, "bareserver:", err)
+		os.Exit(1)
+	}
+}
+
+// itemArgs is get_item's input; the SDK derives the input schema from it.
+type itemArgs struct {
+	ID int `json:"id" jsonschema:"the item's numeric id"`
+}
+
+// maxBody bounds what is read from the backend.
+const maxBody = 1 << 20
+
+func run(listen, upstream, pprofAddr string, opts *mcp.StreamableHTTPOptions) error {
+	if !strings.HasPrefix(upstream, "http://127.") && !strings.HasPrefix(upstream, "http://localhost") {
+		return fmt.Errorf("-upstream must be a loopback http URL, got %q", upstream)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	client := &http.Client{
+		Timeout:   10 * time.Second,
+		Transport: &http.Transport{MaxIdleConnsPerHost: 64, DisableCompression: true},
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "bareserver", Version: "v0.0.1"}, nil)
+	mcp.AddTool(server, &mcp.Tool{Name: "get_item", Description: "Fetch one item by id."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in itemArgs) (*mcp.CallToolResult, any, error) {
+			body, err := fetch(ctx, client, upstream+"/items/"+strconv.Itoa(in.ID))
+			if err != nil {
+				return nil, nil, err // the SDK turns this into an isError result
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(body)}}}, nil, nil
+		})
+
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, opts))
+	if pprofAddr != "" {
+		go func() {
+			// DefaultServeMux holds only the pprof handlers here.
+			if err := http.ListenAndServe(pprofAddr, http.DefaultServeMux); err != nil {
+				fmt.Fprintln(os.Stderr, "bareserver: pprof:", err)
+			}
+		}()
+	}
+	return serve(ctx, listen, mux)
+}
+
+// fetch GETs url and returns its body, bounded by maxBody.
+func fetch(ctx context.Context, client *http.Client, url string) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("backend answered %s", resp.Status)
+	}
+	return body, nil
+}
+
+// serve runs h on listen until ctx ends, then shuts down within a second.
+func serve(ctx context.Context, listen string, h http.Handler) error {
+	srv := &http.Server{Addr: listen, Handler: h, ReadHeaderTimeout: 5 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ListenAndServe() }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return nil
+}
