@@ -1,0 +1,334 @@
+package search
+
+import (
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/sezzlee/sezzlee/catalog"
+)
+
+// field is one part of a tool's document, weighted on its own.
+type field int
+
+const (
+	fName        field = iota // the tool name, split into words
+	fMethod                   // the HTTP method and the intent it implies
+	fPath                     // path segments, parameter words included
+	fSummary                  // the operation's summary
+	fDescription              // the description, markup stripped
+	fTags                     // the operation's tags
+	fArgName                  // argument names (parameters and body properties)
+	fArgText                  // argument descriptions and enum values
+	numFields
+)
+
+// fieldParams are the BM25F weight and length normalisation of one field.
+type fieldParams struct {
+	weight float64
+	b      float64
+}
+
+// Bounds on what one document contributes, so that one huge description
+// or body schema cannot drown the fields that name the operation.
+const (
+	maxDescriptionTerms = 200
+	maxArgTextTerms     = 24  // per argument
+	maxArgTerms         = 600 // all arguments together
+)
+
+// posting is one document's term frequencies for one term.
+type posting struct {
+	doc int32
+	tf  [numFields]uint16
+}
+
+// index is an inverted index over the tools of one catalog. It is
+// immutable once built and safe for concurrent queries.
+type index struct {
+	tools    []*catalog.Tool
+	fields   [numFields]fieldParams
+	k1       float64
+	postings map[string][]posting
+	// norm[d][f] is the length normalisation of field f in document d.
+	norm [][numFields]float32
+	// syn expands query terms; nil means no synonyms.
+	syn expansion
+}
+
+// fieldTerms returns the terms of each field of t, analysed by terms.
+func fieldTerms(t *catalog.Tool, terms func(s string, out []string) []string) [numFields][]string {
+	var f [numFields][]string
+	f[fName] = terms(t.Name, nil)
+	f[fMethod] = terms(methodIntent(t), nil)
+	f[fPath] = pathTerms(t.PathKey, terms)
+	f[fSummary] = terms(stripMarkup(t.Summary), nil)
+	desc := t.Description
+	if t.Summary != "" && strings.HasPrefix(desc, t.Summary) {
+		// The catalog joins summary and description; count the summary once.
+		desc = desc[len(t.Summary):]
+	}
+	f[fDescription] = bound(terms(stripMarkup(desc), nil), maxDescriptionTerms)
+	for _, tag := range t.Tags {
+		f[fTags] = terms(tag, f[fTags])
+	}
+	for _, a := range t.Arguments {
+		f[fArgName] = terms(a.Name, f[fArgName])
+		n := len(f[fArgText])
+		f[fArgText] = terms(stripMarkup(a.Description), f[fArgText])
+		for _, e := range a.Enum {
+			f[fArgText] = terms(e, f[fArgText])
+		}
+		f[fArgText] = bound(f[fArgText], n+maxArgTextTerms)
+		if len(f[fArgText]) >= maxArgTerms {
+			f[fArgText] = f[fArgText][:maxArgTerms]
+			break
+		}
+	}
+	return f
+}
+
+func bound(s []string, n int) []string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// methodIntent gives the intent an HTTP method implies, in the words a
+// task uses: a GET of a collection lists, a POST creates, and so on.
+func methodIntent(t *catalog.Tool) string {
+	switch t.Method {
+	case "GET":
+		if isCollection(t.PathKey) {
+			return "get list"
+		}
+		return "get"
+	case "POST":
+		return "post create"
+	case "PUT":
+		return "put update"
+	case "PATCH":
+		return "patch update"
+	}
+	return t.Method
+}
+
+// isCollection reports whether a path key ends in a fixed segment rather
+// than a parameter.
+func isCollection(key string) bool {
+	if i := strings.IndexAny(key, "#?"); i >= 0 {
+		key = key[:i]
+	}
+	key = strings.TrimRight(key, "/")
+	return !strings.HasSuffix(key, "}")
+}
+
+// pathTerms splits a path key into words: braces go but parameter names
+// stay, version segments (v1, v2beta) go, and a #fragment or ?query suffix
+// counts as words of the path.
+func pathTerms(key string, terms func(s string, out []string) []string) []string {
+	var out []string
+	for _, seg := range strings.FieldsFunc(key, func(r rune) bool { return r == '/' || r == '#' || r == '?' }) {
+		if isVersionSegment(seg) {
+			continue
+		}
+		out = terms(seg, out)
+	}
+	return out
+}
+
+func isVersionSegment(s string) bool {
+	if len(s) < 2 || (s[0] != 'v' && s[0] != 'V') || s[1] < '0' || s[1] > '9' {
+		return false
+	}
+	for i := 2; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c == '.' || c >= 'a' && c <= 'z') {
+			return false
+		}
+	}
+	return true
+}
+
+// build indexes docs, whose fields are already analysed.
+func (ix *index) build(docs [][numFields][]string) {
+	ix.postings = make(map[string][]posting, 4096)
+	ix.norm = make([][numFields]float32, len(docs))
+	var total [numFields]float64
+	for _, d := range docs {
+		for f := range d {
+			total[f] += float64(len(d[f]))
+		}
+	}
+	var avg [numFields]float64
+	for f := range avg {
+		avg[f] = total[f] / math.Max(1, float64(len(docs)))
+	}
+	seen := make(map[string]int, 256) // term -> index into this doc's postings
+	for i, d := range docs {
+		for f := range d {
+			p := ix.fields[f]
+			n := 1.0
+			if avg[f] > 0 {
+				n = 1 - p.b + p.b*float64(len(d[f]))/avg[f]
+			}
+			ix.norm[i][f] = float32(n)
+		}
+		clear(seen)
+		for f, terms := range d {
+			for _, t := range terms {
+				list := ix.postings[t]
+				if _, ok := seen[t]; !ok {
+					seen[t] = len(list)
+					list = append(list, posting{doc: int32(i)})
+					ix.postings[t] = list
+				}
+				pp := &list[seen[t]]
+				if pp.tf[f] < math.MaxUint16 {
+					pp.tf[f]++
+				}
+			}
+		}
+	}
+}
+
+// concept is one query word with the alternatives that may stand for it.
+type concept struct {
+	alts []alt
+}
+
+type alt struct {
+	term   string
+	weight float64
+}
+
+// concepts turns a query's terms into concepts, dropping repeats. Each
+// synonym of a literal term is an alternative of lower weight.
+func (ix *index) concepts(terms []string, synWeight float64) []concept {
+	var cs []concept
+	seen := make(map[string]bool, len(terms))
+	for _, t := range terms {
+		if seen[t] {
+			continue
+		}
+		seen[t] = true
+		c := concept{alts: []alt{{t, 1}}}
+		if synWeight > 0 {
+			for _, s := range ix.syn[t] {
+				c.alts = append(c.alts, alt{s, synWeight})
+			}
+		}
+		cs = append(cs, c)
+	}
+	return cs
+}
+
+func (ix *index) idf(term string) float64 {
+	n := float64(len(ix.tools))
+	df := float64(len(ix.postings[term]))
+	return math.Log(1 + (n-df+0.5)/(df+0.5))
+}
+
+// scored is a document's score for one query.
+type scored struct {
+	doc     int
+	score   float64
+	matched int // concepts the document matched
+}
+
+// score ranks the documents allowed by keep (nil keeps all) for the
+// concepts cs and returns those with a positive score, best first, ties by
+// tool name.
+func (ix *index) score(cs []concept, keep func(doc int) bool) []scored {
+	total := make([]float64, len(ix.tools))
+	matched := make([]int, len(ix.tools))
+	best := make([]float64, len(ix.tools))
+	var touched []int32
+	for _, c := range cs {
+		touched = touched[:0]
+		for _, a := range c.alts {
+			list := ix.postings[a.term]
+			if len(list) == 0 {
+				continue
+			}
+			w := a.weight * ix.idf(a.term) * (ix.k1 + 1)
+			for i := range list {
+				p := &list[i]
+				var tf float64
+				norm := &ix.norm[p.doc]
+				for f := field(0); f < numFields; f++ {
+					if p.tf[f] != 0 {
+						tf += ix.fields[f].weight * float64(p.tf[f]) / float64(norm[f])
+					}
+				}
+				s := w * tf / (ix.k1 + tf)
+				if s > best[p.doc] {
+					if best[p.doc] == 0 {
+						touched = append(touched, p.doc)
+					}
+					best[p.doc] = s
+				}
+			}
+		}
+		for _, d := range touched {
+			total[d] += best[d]
+			matched[d]++
+			best[d] = 0
+		}
+	}
+	var out []scored
+	for d, s := range total {
+		if s > 0 && (keep == nil || keep(d)) {
+			out = append(out, scored{doc: d, score: s, matched: matched[d]})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].score != out[j].score {
+			return out[i].score > out[j].score
+		}
+		return ix.tools[out[i].doc].Name < ix.tools[out[j].doc].Name
+	})
+	return out
+}
+
+// builtinFields are the built-in ranking's field weights and length
+// normalisation. Fields that name the operation weigh most; prose and
+// argument text weigh least and are normalised hardest, since their length
+// says little about relevance.
+var builtinFields = [numFields]fieldParams{
+	fName:        {weight: 3, b: 0.5},
+	fMethod:      {weight: 1, b: 0},
+	fPath:        {weight: 2.5, b: 0.5},
+	fSummary:     {weight: 3, b: 0.5},
+	fDescription: {weight: 1, b: 0.75},
+	fTags:        {weight: 1, b: 0.3},
+	fArgName:     {weight: 0.6, b: 0.75},
+	fArgText:     {weight: 0.3, b: 0.75},
+}
+
+// builtinK1 is BM25's term-frequency saturation.
+const builtinK1 = 1.2
+
+// expand is the synonym table, stemmed once.
+var expand = buildExpansion(newAnalyzer(), synonymGroups)
+
+// buildBM25F builds the built-in index over tools.
+func buildBM25F(tools []*catalog.Tool) *index {
+	ix := &index{tools: tools, fields: builtinFields, k1: builtinK1, syn: expand}
+	a := newAnalyzer()
+	docs := make([][numFields][]string, len(tools))
+	for i, t := range tools {
+		docs[i] = fieldTerms(t, a.terms)
+	}
+	ix.build(docs)
+	return ix
+}
+
+// maxQueryTerms bounds the words of one query that are scored.
+const maxQueryTerms = 32
+
+// analyzeQuery returns the terms of a query as the built-in index sees them.
+func analyzeQuery(text string) []string {
+	return bound(newAnalyzer().terms(text, nil), maxQueryTerms)
+}
