@@ -55,6 +55,21 @@ func run(listen, upstream, pprofAddr string, opts *mcp.StreamableHTTPOptions) er
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", newHandler(upstream, opts))
+	if pprofAddr != "" {
+		go func() {
+			// DefaultServeMux holds only the pprof handlers here.
+			if err := http.ListenAndServe(pprofAddr, http.DefaultServeMux); err != nil {
+				fmt.Fprintln(os.Stderr, "bareserver: pprof:", err)
+			}
+		}()
+	}
+	return serve(ctx, listen, mux)
+}
+
+// newHandler returns the MCP handler whose get_item tool forwards to upstream.
+func newHandler(upstream string, opts *mcp.StreamableHTTPOptions) http.Handler {
 	client := &http.Client{
 		Timeout:   10 * time.Second,
 		Transport: &http.Transport{MaxIdleConnsPerHost: 64, DisableCompression: true},
@@ -68,18 +83,7 @@ func run(listen, upstream, pprofAddr string, opts *mcp.StreamableHTTPOptions) er
 			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(body)}}}, nil, nil
 		})
-
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, opts))
-	if pprofAddr != "" {
-		go func() {
-			// DefaultServeMux holds only the pprof handlers here.
-			if err := http.ListenAndServe(pprofAddr, http.DefaultServeMux); err != nil {
-				fmt.Fprintln(os.Stderr, "bareserver: pprof:", err)
-			}
-		}()
-	}
-	return serve(ctx, listen, mux)
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, opts)
 }
 
 // fetch GETs url and returns its body, bounded by maxBody.
