@@ -238,4 +238,3 @@ func sortedFieldNames(fs []Field) []string {
 	sort.Strings(out)
 	return out
 }
-

@@ -18,22 +18,22 @@ type leakRule struct {
 // scheme", "password is required") does not trip them.
 var leakRules = []leakRule{
 	// Stack frames.
-	{"stack frame", regexp.MustCompile(`(?m)^\s*at [\w$.<>\[\]` + "`" + `]+\(.*\)`)},                       // Java, .NET, Node named
-	{"stack frame", regexp.MustCompile(`\bat [\w$.<>]+ \(?[^\s()]+:\d+(:\d+)?\)?`)},                            // Node
-	{"stack frame", regexp.MustCompile(`\bin \S+\.(cs|vb|fs):line \d+`)},                                       // .NET
-	{"stack frame", regexp.MustCompile(`File "[^"]+", line \d+`)},                                              // Python
-	{"stack frame", regexp.MustCompile(`Traceback \(most recent call last\)`)},                                 // Python
-	{"stack frame", regexp.MustCompile(`\bgoroutine \d+ \[\w+`)},                                               // Go
-	{"stack frame", regexp.MustCompile(`\S+\.go:\d+ \+0x[0-9a-f]+`)},                                           // Go
-	{"stack frame", regexp.MustCompile(`\S+\.(rb|ex|exs|erl):\d+:in\b`)},                                       // Ruby, Elixir
-	{"stack frame", regexp.MustCompile(`(?m)^\s*#\d+ \S+\.php\(\d+\)`)},                                        // PHP
-	{"stack frame", regexp.MustCompile(`\bpanicked at \S+\.rs:\d+`)},                                           // Rust
-	{"stack frame", regexp.MustCompile(`\b[\w$.]+\.(java|kt|scala|groovy):\d+\)`)},                             // JVM frame suffix
-	{"stack frame", regexp.MustCompile(`\(\S+\.(js|mjs|cjs|ts):\d+:\d+\)`)},                                    // Node location
-	{"exception type", regexp.MustCompile(`\b(?:[a-z_][\w]*\.)+[A-Z]\w*(?:Exception|Error)\b`)},                // java.lang.X, System.X
-	{"exception type", regexp.MustCompile(`\b(?:[A-Z][\w]*\.)+[A-Z]\w*Exception\b`)},                           // System.InvalidOperationException
-	{"exception type", regexp.MustCompile(`\b[A-Z][A-Za-z0-9]*Exception\b`)},                                   // NullReferenceException
-	{"exception type", regexp.MustCompile(`\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)*Error\b(?::|\s*\()`)},            // TypeError: / KeyError(
+	{"stack frame", regexp.MustCompile(`(?m)^\s*at [\w$.<>\[\]` + "`" + `]+\(.*\)`)},                // Java, .NET, Node named
+	{"stack frame", regexp.MustCompile(`\bat [\w$.<>]+ \(?[^\s()]+:\d+(:\d+)?\)?`)},                 // Node
+	{"stack frame", regexp.MustCompile(`\bin \S+\.(cs|vb|fs):line \d+`)},                            // .NET
+	{"stack frame", regexp.MustCompile(`File "[^"]+", line \d+`)},                                   // Python
+	{"stack frame", regexp.MustCompile(`Traceback \(most recent call last\)`)},                      // Python
+	{"stack frame", regexp.MustCompile(`\bgoroutine \d+ \[\w+`)},                                    // Go
+	{"stack frame", regexp.MustCompile(`\S+\.go:\d+ \+0x[0-9a-f]+`)},                                // Go
+	{"stack frame", regexp.MustCompile(`\S+\.(rb|ex|exs|erl):\d+:in\b`)},                            // Ruby, Elixir
+	{"stack frame", regexp.MustCompile(`(?m)^\s*#\d+ \S+\.php\(\d+\)`)},                             // PHP
+	{"stack frame", regexp.MustCompile(`\bpanicked at \S+\.rs:\d+`)},                                // Rust
+	{"stack frame", regexp.MustCompile(`\b[\w$.]+\.(java|kt|scala|groovy):\d+\)`)},                  // JVM frame suffix
+	{"stack frame", regexp.MustCompile(`\(\S+\.(js|mjs|cjs|ts):\d+:\d+\)`)},                         // Node location
+	{"exception type", regexp.MustCompile(`\b(?:[a-z_][\w]*\.)+[A-Z]\w*(?:Exception|Error)\b`)},     // java.lang.X, System.X
+	{"exception type", regexp.MustCompile(`\b(?:[A-Z][\w]*\.)+[A-Z]\w*Exception\b`)},                // System.InvalidOperationException
+	{"exception type", regexp.MustCompile(`\b[A-Z][A-Za-z0-9]*Exception\b`)},                        // NullReferenceException
+	{"exception type", regexp.MustCompile(`\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)*Error\b(?::|\s*\()`)}, // TypeError: / KeyError(
 	{"file path", regexp.MustCompile(`(?:^|[\s"'(=:,\[])(/(?:[\w.@-]+/)+[\w.@-]+\.(?:go|py|pyc|java|class|jar|kt|scala|cs|vb|fs|dll|exe|js|mjs|cjs|ts|tsx|rb|erb|php|rs|ex|exs|erl|c|h|cc|cpp|hpp|so|sh|pl|conf|cfg|ini|yaml|yml|json|xml|env|log|sql|pem|key|properties|config|toml))\b`)},
 	{"file path", regexp.MustCompile(`(?:^|[\s"'(=:,\[])(/(?:home|root|usr|var|etc|opt|srv|tmp|app|src|proc|mnt|workspace|Users)/[\w.@/-]+)`)},
 	{"file path", regexp.MustCompile(`\b[A-Za-z]:\\(?:[^\\\s"'<>|]+\\)*[^\\\s"'<>|]*`)},
