@@ -38,8 +38,18 @@ type Catalog struct {
 	// Skipped lists the operations that did not become tools.
 	Skipped []Skipped
 
-	tools  []*Tool // sorted by Name
-	byName map[string]*Tool
+	tools    []*Tool // sorted by Name
+	byName   map[string]*Tool
+	excluded map[string]string // tool name -> why it is not in the catalog
+}
+
+// Excluded reports whether name is the name an operation of the
+// description would have had as a tool, had a filter not removed it or
+// had it not been skipped, and why. Invoke uses it to answer not_invocable
+// rather than unknown_tool.
+func (c *Catalog) Excluded(name string) (reason string, ok bool) {
+	reason, ok = c.excluded[name]
+	return reason, ok
 }
 
 // newCatalog indexes tools, which must have unique names.
@@ -200,6 +210,16 @@ type ArgBinding struct {
 	ContentType string `json:"contentType,omitempty"`
 	// Deferred is true when the host, not the agent, supplies the value.
 	Deferred bool `json:"deferred,omitempty"`
+	// ItemsType is the decided JSON type of an array's items, empty when
+	// the argument is not an array or its items are undecided.
+	ItemsType string `json:"itemsType,omitempty"`
+	// Map is true for an object whose keys are free (additionalProperties
+	// and no properties), so each key is data rather than a known field.
+	Map bool `json:"map,omitempty"`
+	// MediaType is set for a parameter described by content rather than a
+	// schema: the value is serialised in this media type (usually JSON)
+	// and Style is empty.
+	MediaType string `json:"mediaType,omitempty"`
 }
 
 // ClashPrefix is prefixed to a body property whose name equals a parameter's:
@@ -303,6 +323,8 @@ func (w Warning) String() string {
 
 // Skipped records an operation that did not become a tool.
 type Skipped struct {
+	// Name is the name the tool would have had.
+	Name    string `json:"name"`
 	Method  string `json:"method"`
 	PathKey string `json:"path"`
 	Reason  string `json:"reason"`
