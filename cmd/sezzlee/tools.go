@@ -197,4 +197,3 @@ func writeJSON(e *env, v any) int {
 
 // oneLine flattens whitespace so a summary fits on its line.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
