@@ -2,6 +2,7 @@ package search
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -54,6 +55,9 @@ type index struct {
 	norm [][numFields]float32
 	// syn expands query terms; nil means no synonyms.
 	syn expansion
+	// coord is the exponent of the share of query concepts a document
+	// matches, by which its score is multiplied; 0 leaves scores alone.
+	coord float64
 }
 
 // fieldTerms returns the terms of each field of t, analysed by terms.
@@ -61,13 +65,12 @@ func fieldTerms(t *catalog.Tool, terms func(s string, out []string) []string) [n
 	var f [numFields][]string
 	f[fName] = terms(t.Name, nil)
 	f[fMethod] = terms(methodIntent(t), nil)
-	f[fPath] = pathTerms(t.PathKey, terms)
-	f[fSummary] = terms(stripMarkup(t.Summary), nil)
-	desc := t.Description
-	if t.Summary != "" && strings.HasPrefix(desc, t.Summary) {
-		// The catalog joins summary and description; count the summary once.
-		desc = desc[len(t.Summary):]
-	}
+	// A parameter repeats its segment's noun (/channels/{channel_id}): in
+	// the name and the path a word counts once.
+	f[fName] = distinct(f[fName])
+	f[fPath] = distinct(pathTerms(t.PathKey, terms))
+	summary, desc := splitSummary(t)
+	f[fSummary] = terms(summary, nil)
 	f[fDescription] = bound(terms(stripMarkup(desc), nil), maxDescriptionTerms)
 	for _, tag := range t.Tags {
 		f[fTags] = terms(tag, f[fTags])
@@ -86,6 +89,61 @@ func fieldTerms(t *catalog.Tool, terms func(s string, out []string) []string) [n
 		}
 	}
 	return f
+}
+
+// splitSummary returns the operation's summary and the rest of its
+// description, markup stripped. Without a summary, the description's first
+// sentence stands for it: many descriptions (Slack's, Twilio's) state the
+// operation's purpose there and have no summary at all.
+func splitSummary(t *catalog.Tool) (summary, rest string) {
+	desc := stripMarkup(t.Description)
+	if t.Summary != "" {
+		summary = stripMarkup(t.Summary)
+		// The catalog joins summary and description; count the summary once.
+		rest, _ = strings.CutPrefix(desc, summary)
+		return summary, rest
+	}
+	return firstSentence(desc)
+}
+
+// maxSentenceBytes bounds what firstSentence takes as a sentence.
+const maxSentenceBytes = 300
+
+// firstSentence splits s after its first sentence: up to the first ". ",
+// ".\n" or blank line within maxSentenceBytes, else the first line.
+func firstSentence(s string) (first, rest string) {
+	s = strings.TrimSpace(s)
+	end := len(s)
+	for _, sep := range []string{". ", ".\n", "\n\n"} {
+		if i := strings.Index(s, sep); i >= 0 && i+1 < end {
+			end = i + 1
+		}
+	}
+	if end > maxSentenceBytes {
+		if i := strings.IndexByte(s, '\n'); i >= 0 && i < maxSentenceBytes {
+			end = i
+		} else {
+			end = boundLen(s, maxSentenceBytes)
+		}
+	}
+	return s[:end], s[end:]
+}
+
+// boundLen is the largest n <= max at which s can be cut without
+// splitting a rune.
+func boundLen(s string, max int) int {
+	return len(boundText(s, max))
+}
+
+// distinct drops repeated terms, keeping the first of each.
+func distinct(terms []string) []string {
+	out := make([]string, 0, len(terms))
+	for i, t := range terms {
+		if !slices.Contains(terms[:i], t) {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 func bound(s []string, n int) []string {
@@ -252,7 +310,13 @@ func (ix *index) score(cs []concept, keep func(doc int) bool) []scored {
 			if len(list) == 0 {
 				continue
 			}
-			w := a.weight * ix.idf(a.term) * (ix.k1 + 1)
+			// A synonym counts with the rarity of the query's own word at
+			// most: a rare synonym of a common word is not a rare match.
+			idf := ix.idf(a.term)
+			if a.term != c.alts[0].term {
+				idf = min(idf, ix.idf(c.alts[0].term))
+			}
+			w := a.weight * idf * (ix.k1 + 1)
 			for i := range list {
 				p := &list[i]
 				var tf float64
@@ -280,6 +344,9 @@ func (ix *index) score(cs []concept, keep func(doc int) bool) []scored {
 	var out []scored
 	for d, s := range total {
 		if s > 0 && (keep == nil || keep(d)) {
+			if ix.coord > 0 {
+				s *= math.Pow(float64(matched[d])/float64(len(cs)), ix.coord)
+			}
 			out = append(out, scored{doc: d, score: s, matched: matched[d]})
 		}
 	}
@@ -308,14 +375,18 @@ var builtinFields = [numFields]fieldParams{
 }
 
 // builtinK1 is BM25's term-frequency saturation.
-const builtinK1 = 1.2
+var builtinK1 = 1.2
+
+// builtinCoord rewards documents that match more of the query's words: a
+// score is multiplied by the square root of the share of words matched.
+var builtinCoord = 0.5
 
 // expand is the synonym table, stemmed once.
 var expand = buildExpansion(newAnalyzer(), synonymGroups)
 
 // buildBM25F builds the built-in index over tools.
 func buildBM25F(tools []*catalog.Tool) *index {
-	ix := &index{tools: tools, fields: builtinFields, k1: builtinK1, syn: expand}
+	ix := &index{tools: tools, fields: builtinFields, k1: builtinK1, syn: expand, coord: builtinCoord}
 	a := newAnalyzer()
 	docs := make([][numFields][]string, len(tools))
 	for i, t := range tools {

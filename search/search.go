@@ -111,7 +111,7 @@ type Options struct {
 const (
 	DefaultRankerTimeout  = 2 * time.Second
 	DefaultDominanceRatio = 1.5
-	DefaultSynonymWeight  = 0.5
+	DefaultSynonymWeight  = 0.7
 )
 
 // Errors New returns.
@@ -337,13 +337,7 @@ func hitOf(t *catalog.Tool, score float64) Hit {
 // shortSummary is the tool's summary, or else the first sentence of its
 // description, bounded.
 func shortSummary(t *catalog.Tool) string {
-	s := t.Summary
-	if s == "" {
-		s = stripMarkup(t.Description)
-		if i := strings.Index(s, ". "); i > 0 {
-			s = s[:i+1]
-		}
-	}
+	s, _ := splitSummary(t)
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > maxSummaryBytes {
 		s = boundText(s, maxSummaryBytes-len("…")) + "…"
