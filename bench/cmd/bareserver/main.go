@@ -11,6 +11,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -32,9 +33,15 @@ func main() {
 	upstream := flag.String("upstream", "", "backend base URL, e.g. http://127.0.0.1:8081")
 	stateless := flag.Bool("stateless", false, "use the SDK's stateless mode")
 	jsonResp := flag.Bool("json", false, "answer application/json instead of text/event-stream")
+	raw := flag.Bool("raw", false, "register the tool with Server.AddTool and a written schema instead of the typed mcp.AddTool")
+	lean := flag.Bool("lean", false, "answer get_item calls on a lean path before the SDK (a prototype; needs -stateless -json)")
 	pprofAddr := flag.String("pprof", "", "if set, serve net/http/pprof on this loopback address")
 	flag.Parse()
-	if err := run(*listen, *upstream, *pprofAddr, &mcp.StreamableHTTPOptions{Stateless: *stateless, JSONResponse: *jsonResp}); err != nil {
+	cfg := config{
+		upstream: *upstream, raw: *raw, lean: *lean,
+		opts: &mcp.StreamableHTTPOptions{Stateless: *stateless, JSONResponse: *jsonResp},
+	}
+	if err := run(*listen, *pprofAddr, cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "bareserver:", err)
 		os.Exit(1)
 	}
@@ -48,15 +55,29 @@ type itemArgs struct {
 // maxBody bounds what is read from the backend.
 const maxBody = 1 << 20
 
-func run(listen, upstream, pprofAddr string, opts *mcp.StreamableHTTPOptions) error {
-	if !strings.HasPrefix(upstream, "http://127.") && !strings.HasPrefix(upstream, "http://localhost") {
-		return fmt.Errorf("-upstream must be a loopback http URL, got %q", upstream)
+// config is how the server is put together.
+type config struct {
+	upstream string
+	opts     *mcp.StreamableHTTPOptions
+	// raw registers get_item with Server.AddTool: the SDK neither validates
+	// nor decodes the arguments; the handler decodes them itself.
+	raw bool
+	// lean puts leanHandler in front of the SDK's handler.
+	lean bool
+}
+
+func run(listen, pprofAddr string, cfg config) error {
+	if !strings.HasPrefix(cfg.upstream, "http://127.") && !strings.HasPrefix(cfg.upstream, "http://localhost") {
+		return fmt.Errorf("-upstream must be a loopback http URL, got %q", cfg.upstream)
+	}
+	if cfg.lean && !(cfg.opts.Stateless && cfg.opts.JSONResponse) {
+		return fmt.Errorf("-lean needs -stateless -json")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", newHandler(upstream, opts))
+	mux.Handle("/mcp", newHandler(cfg))
 	if pprofAddr != "" {
 		go func() {
 			// DefaultServeMux holds only the pprof handlers here.
@@ -68,22 +89,47 @@ func run(listen, upstream, pprofAddr string, opts *mcp.StreamableHTTPOptions) er
 	return serve(ctx, listen, mux)
 }
 
-// newHandler returns the MCP handler whose get_item tool forwards to upstream.
-func newHandler(upstream string, opts *mcp.StreamableHTTPOptions) http.Handler {
+// newHandler returns the MCP handler whose get_item tool forwards to the upstream.
+func newHandler(cfg config) http.Handler {
 	client := &http.Client{
 		Timeout:   10 * time.Second,
 		Transport: &http.Transport{MaxIdleConnsPerHost: 64, DisableCompression: true},
 	}
+	fetchItem := func(ctx context.Context, id int) ([]byte, error) {
+		return fetch(ctx, client, cfg.upstream+"/items/"+strconv.Itoa(id))
+	}
+	result := func(body []byte) *mcp.CallToolResult {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(body)}}}
+	}
 	server := mcp.NewServer(&mcp.Implementation{Name: "bareserver", Version: "v0.0.1"}, nil)
-	mcp.AddTool(server, &mcp.Tool{Name: "get_item", Description: "Fetch one item by id."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in itemArgs) (*mcp.CallToolResult, any, error) {
-			body, err := fetch(ctx, client, upstream+"/items/"+strconv.Itoa(in.ID))
+	tool := &mcp.Tool{Name: "get_item", Description: "Fetch one item by id."}
+	if cfg.raw {
+		tool.InputSchema = json.RawMessage(`{"type":"object","properties":{"id":{"type":"integer"}},"required":["id"],"additionalProperties":false}`)
+		server.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var in itemArgs
+			if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "bad arguments: " + err.Error()}}}, nil
+			}
+			body, err := fetchItem(ctx, in.ID)
+			if err != nil {
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
+			}
+			return result(body), nil
+		})
+	} else {
+		mcp.AddTool(server, tool, func(ctx context.Context, _ *mcp.CallToolRequest, in itemArgs) (*mcp.CallToolResult, any, error) {
+			body, err := fetchItem(ctx, in.ID)
 			if err != nil {
 				return nil, nil, err // the SDK turns this into an isError result
 			}
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(body)}}}, nil, nil
+			return result(body), nil, nil
 		})
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, opts)
+	}
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, cfg.opts)
+	if !cfg.lean {
+		return h
+	}
+	return newLeanHandler(h, func(r *http.Request, id int) ([]byte, error) { return fetchItem(r.Context(), id) })
 }
 
 // fetch GETs url and returns its body, bounded by maxBody.

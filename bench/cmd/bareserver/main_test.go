@@ -21,7 +21,7 @@ func TestForward(t *testing.T) {
 		w.Write([]byte(`{"path":"` + r.URL.Path + `"}`))
 	}))
 	defer backend.Close()
-	srv := httptest.NewServer(newHandler(backend.URL, &mcp.StreamableHTTPOptions{JSONResponse: true}))
+	srv := httptest.NewServer(newHandler(config{upstream: backend.URL, opts: &mcp.StreamableHTTPOptions{JSONResponse: true}}))
 	defer srv.Close()
 
 	ctx := t.Context()

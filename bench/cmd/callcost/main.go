@@ -2,7 +2,9 @@
 // of server, on loopback, in one run: the backend called directly with a Go
 // HTTP client; a bare go-sdk streamable HTTP server whose one tool forwards
 // to the backend (the MCP transport alone), in its default mode and with the
-// SDK's JSON-response and stateless options; and sezzlee serve's invoke_tool.
+// SDK's JSON-response and stateless options, with the tool registered without
+// the typed helper, and behind a prototype lean path for tools/call; and
+// sezzlee serve's invoke_tool.
 //
 // Every server is its own process, so each one's CPU time is read from
 // /proc/PID/stat (user plus system) before and after a phase and divided by
@@ -41,6 +43,7 @@ type flags struct {
 	configs      string
 	out          string
 	ts           bool
+	tsConfigs    string
 	profile      time.Duration
 	protocol     string
 	sezzleeBin   string
@@ -55,9 +58,10 @@ func main() {
 	flag.IntVar(&f.runs, "runs", 3, "repetitions of the whole set, to show the spread")
 	flag.IntVar(&f.clients, "clients", 16, "concurrent clients in the throughput phase")
 	flag.IntVar(&f.maxCalls, "max-calls", 500000, "upper bound on the calls of one phase")
-	flag.StringVar(&f.configs, "configs", "direct,bare,bare-json,bare-stateless,sezzlee", "configurations to measure, comma-separated")
+	flag.StringVar(&f.configs, "configs", "direct,bare,bare-json,bare-stateless,bare-raw,lean,sezzlee", "configurations to measure, comma-separated")
 	flag.StringVar(&f.out, "out", "bench/out", "directory for binaries, logs and profiles")
-	flag.BoolVar(&f.ts, "ts", true, "also drive the MCP servers with the TypeScript client (bench/ts, needs node and npm ci)")
+	flag.BoolVar(&f.ts, "ts", true, "also drive MCP servers with the TypeScript client (bench/ts, needs node and npm ci)")
+	flag.StringVar(&f.tsConfigs, "ts-configs", "bare,sezzlee", "configurations the TypeScript client drives, comma-separated")
 	flag.DurationVar(&f.profile, "profile", 0, "if set, after measuring, profile each server that serves pprof for this long under the throughput load")
 	flag.StringVar(&f.protocol, "protocol", "2025-11-25", "MCP protocol version the bare client asks for")
 	flag.StringVar(&f.sezzleeBin, "sezzlee-bin", "", "prebuilt sezzlee binary; empty builds ./cmd/sezzlee")
@@ -160,6 +164,8 @@ func run(ctx context.Context, f *flags) error {
 		{"bare", ""},
 		{"bare-json", "-json"},
 		{"bare-stateless", "-stateless -json"},
+		{"bare-raw", "-stateless -json -raw"},
+		{"lean", "-stateless -json -lean"},
 	} {
 		if !want[b.name] {
 			continue
@@ -227,6 +233,10 @@ func run(ctx context.Context, f *flags) error {
 	}
 
 	ts := f.ts && tsReady(root)
+	tsWant := map[string]bool{}
+	for c := range strings.SplitSeq(f.tsConfigs, ",") {
+		tsWant[strings.TrimSpace(c)] = true
+	}
 	rep := &report{flags: f, targets: targets, results: map[string]map[string][]result{}}
 	rep.header = header(ts)
 	for r := range f.runs {
@@ -240,7 +250,7 @@ func run(ctx context.Context, f *flags) error {
 				return fmt.Errorf("%s: %w", t.name, err)
 			}
 			rep.add(t.name, "go", res)
-			if ts && t.front != nil {
+			if ts && t.front != nil && tsWant[t.name] {
 				res, err := measureTS(ctx, f, root, logs, t, backend)
 				if err != nil {
 					return fmt.Errorf("%s (TypeScript client): %w", t.name, err)
