@@ -34,6 +34,8 @@ var leakRules = []leakRule{
 	{"exception type", regexp.MustCompile(`\b(?:[A-Z][\w]*\.)+[A-Z]\w*Exception\b`)},                // System.InvalidOperationException
 	{"exception type", regexp.MustCompile(`\b[A-Z][A-Za-z0-9]*Exception\b`)},                        // NullReferenceException
 	{"exception type", regexp.MustCompile(`\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)*Error\b(?::|\s*\()`)}, // TypeError: / KeyError(
+	{"exception type", regexp.MustCompile(`\b(?:[a-z_]\w*\.)+(?:errors|exceptions|exc)\.[A-Z]\w+`)}, // psycopg2.errors.X
+	{"exception type", regexp.MustCompile(`\b[A-Z]\w*(?:::[A-Z]\w*)+\b`)},                           // Ruby, PHP, Rust paths
 	{"file path", regexp.MustCompile(`(?:^|[\s"'(=:,\[])(/(?:[\w.@-]+/)+[\w.@-]+\.(?:go|py|pyc|java|class|jar|kt|scala|cs|vb|fs|dll|exe|js|mjs|cjs|ts|tsx|rb|erb|php|rs|ex|exs|erl|c|h|cc|cpp|hpp|so|sh|pl|conf|cfg|ini|yaml|yml|json|xml|env|log|sql|pem|key|properties|config|toml))\b`)},
 	{"file path", regexp.MustCompile(`(?:^|[\s"'(=:,\[])(/(?:home|root|usr|var|etc|opt|srv|tmp|app|src|proc|mnt|workspace|Users)/[\w.@/-]+)`)},
 	{"file path", regexp.MustCompile(`\b[A-Za-z]:\\(?:[^\\\s"'<>|]+\\)*[^\\\s"'<>|]*`)},
@@ -53,7 +55,7 @@ var leakRules = []leakRule{
 	{"credential", regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----`)},
 	{"credential", regexp.MustCompile(`(?i)\b(?:bearer|token)\s+[A-Za-z0-9._~+/-]*[0-9][A-Za-z0-9._~+/-]*[A-Za-z][A-Za-z0-9._~+/=-]{10,}`)},
 	{"credential", regexp.MustCompile(`(?i)\bbasic\s+[A-Za-z0-9+/]{12,}={0,2}(?:\s|$)`)},
-	{"credential", regexp.MustCompile(`(?i)\b(?:password|passwd|pwd|secret|client[_-]?secret|api[_-]?key|apikey|access[_-]?key|auth[_-]?token|access[_-]?token|token|private[_-]?key)\s*[=:]\s*["']?([^\s"';,&]*[0-9][^\s"';,&]*[A-Za-z][^\s"';,&]*|[^\s"';,&]*[A-Za-z][^\s"';,&]*[0-9][^\s"';,&]*)`)},
+	{"credential", regexp.MustCompile(`(?i)\b(?:password|passwd|pwd|secret|client[_-]?secret|api[_-]?key|apikey|access[_-]?key|auth[_-]?token|access[_-]?token|token|private[_-]?key)["']?\s*[=:]\s*["']?([^\s"';,&]*[0-9][^\s"';,&]*[A-Za-z][^\s"';,&]*|[^\s"';,&]*[A-Za-z][^\s"';,&]*[0-9][^\s"';,&]*)`)},
 }
 
 // CheckNoLeak looks for details a server must never hand an agent (stack

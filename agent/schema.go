@@ -403,7 +403,7 @@ func (p *Property) inRange(integer bool) float64 {
 var stringShapes = []string{
 	"sample", "agent@example.com", "2026-01-01", "2026-01-01T00:00:00Z",
 	"00000000-0000-4000-8000-000000000000", "https://example.com/", "a", "A", "0", "1",
-	"sample-1", "SAMPLE",
+	"sample-1", "SAMPLE", "ABC", "abc", "123", "abc-123",
 }
 
 var formatShapes = map[string]string{
