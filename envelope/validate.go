@@ -1,0 +1,55 @@
+package envelope
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/sezzlee/sezzlee/spec"
+)
+
+// schemaURL is the $id of the embedded invoke result schema.
+const schemaURL = "urn:sezzlee:spec:invoke-result"
+
+// compiled is the schema, compiled on first use.
+var compiled = sync.OnceValues(func() (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(spec.InvokeResultSchema()))
+	if err != nil {
+		return nil, fmt.Errorf("envelope: schema: %w", err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(schemaURL, doc); err != nil {
+		return nil, fmt.Errorf("envelope: schema: %w", err)
+	}
+	return c.Compile(schemaURL)
+})
+
+// Validate checks that data is one JSON envelope that the normative schema
+// (spec/invoke-result.schema.json) accepts. Tests of every package that
+// produces envelopes use it on what they produce.
+func Validate(data []byte) error {
+	sch, err := compiled()
+	if err != nil {
+		return err
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return fmt.Errorf("envelope: not JSON: %w", err)
+	}
+	if err := sch.Validate(inst); err != nil {
+		return fmt.Errorf("envelope: does not match the invoke result schema: %w", err)
+	}
+	return nil
+}
+
+// Validate checks the envelope against the normative schema.
+func (e *Envelope) Validate() error {
+	data, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("envelope: %w", err)
+	}
+	return Validate(data)
+}
