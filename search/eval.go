@@ -10,6 +10,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/sezzlee/sezzlee/catalog"
 )
@@ -271,4 +272,26 @@ func rankOf(got, expect []string) int {
 		}
 	}
 	return 0
+}
+
+// WriteText writes the report as a table: each description, each kind, and
+// the overall figures, the built-in ranking next to the baseline.
+func (r *Report) WriteText(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "group\tqueries\tr@1\tr@5\tMRR\t\tbaseline r@1\tr@5\tMRR\tdefinitions right")
+	row := func(f Figures) {
+		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\t%.3f\t\t%.3f\t%.3f\t%.3f\t%d/%d\n", f.Group, f.Queries,
+			f.Search.RecallAt1, f.Search.RecallAt5, f.Search.MRR,
+			f.Baseline.RecallAt1, f.Baseline.RecallAt5, f.Baseline.MRR, f.DefinitionsRight, f.Definitions)
+	}
+	for _, f := range r.BySpec {
+		row(f)
+	}
+	fmt.Fprintln(tw, "\t\t\t\t\t\t\t\t\t")
+	for _, f := range r.ByKind {
+		row(f)
+	}
+	fmt.Fprintln(tw, "\t\t\t\t\t\t\t\t\t")
+	row(r.Overall)
+	return tw.Flush()
 }

@@ -3,9 +3,57 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/sezzlee/sezzlee/catalog"
+	"github.com/sezzlee/sezzlee/search"
 )
 
 func runEvalSearch(ctx context.Context, e *env, args []string) int {
-	fmt.Fprintln(e.stderr, "sezzlee: this command is not built yet")
-	return exitUsage
+	fs := newFlagSet("eval-search", "eval-search --queries FILE --specs DIR [--json]", e)
+	queries := fs.String("queries", "", "query file: one JSON object per line (spec, query, expect, kind)")
+	specsDir := fs.String("specs", "", "folder holding the descriptions the queries name")
+	asJSON := fs.Bool("json", false, "print the figures as JSON")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(pos) != 0 || *queries == "" || *specsDir == "" {
+		fs.Usage()
+		return exitUsage
+	}
+	f, err := os.Open(*queries)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "sezzlee: %v\n", err)
+		return exitUsage
+	}
+	qs, err := search.ReadEvalQueries(f)
+	f.Close()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "sezzlee: %s: %v\n", *queries, err)
+		return exitUsage
+	}
+	if len(qs) == 0 {
+		fmt.Fprintf(e.stderr, "sezzlee: %s holds no queries\n", *queries)
+		return exitUsage
+	}
+	load := func(ctx context.Context, spec string) (*catalog.Catalog, error) {
+		return catalog.Load(ctx, filepath.Join(*specsDir, spec), nil)
+	}
+	rep, err := search.Evaluate(ctx, qs, load, nil)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "sezzlee: %v\n", err)
+		return exitError
+	}
+	if *asJSON {
+		return writeJSON(e, rep)
+	}
+	fmt.Fprintf(e.stdout, "%d queries; built-in ranking next to a plain BM25 baseline\n\n", rep.Overall.Queries)
+	if err := rep.WriteText(e.stdout); err != nil {
+		fmt.Fprintf(e.stderr, "sezzlee: %v\n", err)
+		return exitError
+	}
+	return exitOK
 }
+
