@@ -3,7 +3,8 @@
 // HTTP client; a bare go-sdk streamable HTTP server whose one tool forwards
 // to the backend (the MCP transport alone), in its default mode and with the
 // SDK's JSON-response and stateless options, with the tool registered without
-// the typed helper, and behind a prototype lean path for tools/call; and
+// the typed helper, and behind a prototype lean path for tools/call;
+// sezzlee's mcpserver embedded with pprof (bench/cmd/sezzleeprof); and
 // sezzlee serve's invoke_tool.
 //
 // Every server is its own process, so each one's CPU time is read from
@@ -58,10 +59,10 @@ func main() {
 	flag.IntVar(&f.runs, "runs", 3, "repetitions of the whole set, to show the spread")
 	flag.IntVar(&f.clients, "clients", 16, "concurrent clients in the throughput phase")
 	flag.IntVar(&f.maxCalls, "max-calls", 500000, "upper bound on the calls of one phase")
-	flag.StringVar(&f.configs, "configs", "direct,bare,bare-json,bare-stateless,bare-raw,lean,sezzlee", "configurations to measure, comma-separated")
+	flag.StringVar(&f.configs, "configs", "direct,bare,bare-json,bare-stateless,bare-raw,lean,embedded,sezzlee", "configurations to measure, comma-separated")
 	flag.StringVar(&f.out, "out", "bench/out", "directory for binaries, logs and profiles")
 	flag.BoolVar(&f.ts, "ts", true, "also drive MCP servers with the TypeScript client (bench/ts, needs node and npm ci)")
-	flag.StringVar(&f.tsConfigs, "ts-configs", "bare,sezzlee", "configurations the TypeScript client drives, comma-separated")
+	flag.StringVar(&f.tsConfigs, "ts-configs", "bare,embedded,sezzlee", "configurations the TypeScript client drives, comma-separated")
 	flag.DurationVar(&f.profile, "profile", 0, "if set, after measuring, profile each server that serves pprof for this long under the throughput load")
 	flag.StringVar(&f.protocol, "protocol", "2025-11-25", "MCP protocol version the bare client asks for")
 	flag.StringVar(&f.sezzleeBin, "sezzlee-bin", "", "prebuilt sezzlee binary; empty builds ./cmd/sezzlee")
@@ -183,6 +184,27 @@ func run(ctx context.Context, f *flags) error {
 		} else {
 			defer s.stop()
 			t.front, t.pprof, t.url = s, paddr, "http://"+addr+"/mcp"
+		}
+		targets = append(targets, t)
+	}
+	if want["embedded"] {
+		t := &target{name: "embedded", tool: f.sezzleeTool, wrap: "invoke_tool"}
+		if msg := gobuild(root, filepath.Join(bin, "sezzleeprof"), "./bench/cmd/sezzleeprof"); msg != "" {
+			t.skip = "build failed: " + msg
+		} else {
+			addr, err1 := freeAddr()
+			paddr, err2 := freeAddr()
+			if err1 != nil || err2 != nil {
+				return fmt.Errorf("no free port: %v %v", err1, err2)
+			}
+			s, err := startServer(ctx, "embedded", logs, addr, filepath.Join(bin, "sezzleeprof"), "-listen", addr,
+				"-spec", filepath.Join(root, "bench/testdata/backend.yaml"), "-upstream", upstream, "-pprof", paddr)
+			if err != nil {
+				t.skip = err.Error()
+			} else {
+				defer s.stop()
+				t.front, t.pprof, t.url = s, paddr, "http://"+addr+"/mcp"
+			}
 		}
 		targets = append(targets, t)
 	}
