@@ -457,7 +457,7 @@ func leakCheck(r *run) {
 	}
 	r.begin("(self-test of the leak detector on a sample backend failure)")
 	for _, k := range []string{"stack frame", "exception type", "file path", "connection string", "credential"} {
-		r.check("the detector flags a "+k, kinds[k], "found %v", found)
+		r.check("the detector catches the sample's "+k, kinds[k], "found %v", found)
 	}
 	t, s := r.load(r.opts.FailTool)
 	if t == nil {
