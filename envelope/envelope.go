@@ -13,6 +13,13 @@ import "encoding/json"
 // search_tools). The zero value is not meaningful; build envelopes with the
 // constructors in this package.
 type Envelope struct {
+	// Error is the code, empty on success. Error and Message come first
+	// in the JSON so that an error reads as one in any viewer.
+	Error Code `json:"error,omitempty"`
+	// Message tells the agent what to do; backend text is appended only
+	// after the leak filter.
+	Message string `json:"message,omitempty"`
+
 	// Status is the backend's HTTP status. Zero (absent in JSON) means the
 	// envelope came from sezzlee, not from the backend.
 	Status int `json:"status,omitempty"`
@@ -24,11 +31,6 @@ type Envelope struct {
 	// Location is the Location header of a 3xx or 201, success envelopes only.
 	Location string `json:"location,omitempty"`
 
-	// Error is the code, empty on success.
-	Error Code `json:"error,omitempty"`
-	// Message tells the agent what to do; backend text is appended only
-	// after the leak filter.
-	Message string `json:"message,omitempty"`
 	// Retryable is present on every error envelope.
 	Retryable *bool `json:"retryable,omitempty"`
 	// RetryAfterSeconds is the backend's Retry-After, in whole seconds.

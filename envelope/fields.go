@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -98,6 +99,9 @@ func decodeValue(dec *json.Decoder, depth int) (any, error) {
 
 // rawField is a field as the backend named it, before mapping.
 type rawField struct {
+	// raw is the name as sent, when it was one string; an argument may
+	// be named exactly that (a query parameter "page[size]").
+	raw  string
 	path []string
 	msg  string
 	// prose is set for bodies whose messages omit the field's name
@@ -120,20 +124,24 @@ func extractFields(root any, args []string) []Field {
 		if len(out) == maxFields {
 			break
 		}
-		name := mapName(f.path, args)
+		name, ok := matchArgument(f.raw, args)
+		if !ok {
+			name = mapName(f.path, args)
+		}
 		if name == "" || len(name) > 200 {
 			continue
 		}
 		if _, withheld := leak.Filter(name); withheld {
 			continue
 		}
-		msg := strings.TrimSpace(f.msg)
-		if f.prose && needsName(msg, name) {
-			msg = name + " " + msg
-		}
-		msg = leak.Clean(msg)
+		// Filter first: the name in front would hide a frame that starts
+		// the message from the filter's line rules.
+		msg := leak.Clean(strings.TrimSpace(f.msg))
 		if msg == "" {
 			msg = "is invalid"
+		}
+		if f.prose && needsName(msg, name) {
+			msg = name + " " + msg
 		}
 		out = append(out, Field{Name: name, Message: msg})
 	}
@@ -200,15 +208,15 @@ func fieldsOfMap(o object) []rawField {
 		path := splitPath(m.key)
 		switch v := m.val.(type) {
 		case string:
-			out = append(out, rawField{path: path, msg: v, prose: true})
+			out = append(out, rawField{raw: m.key, path: path, msg: v, prose: true})
 		case []any:
 			for _, item := range v {
 				switch it := item.(type) {
 				case string:
-					out = append(out, rawField{path: path, msg: it, prose: true})
+					out = append(out, rawField{raw: m.key, path: path, msg: it, prose: true})
 				case object:
 					if msg := firstString(it, messageKeys...); msg != "" {
-						out = append(out, rawField{path: path, msg: msg, prose: true})
+						out = append(out, rawField{raw: m.key, path: path, msg: msg, prose: true})
 					}
 				}
 			}
@@ -238,12 +246,16 @@ func fieldsOfItems(items []any) []rawField {
 	for _, item := range items {
 		switch it := item.(type) {
 		case object:
-			path := itemPath(it)
+			raw, path := itemPath(it)
 			msg := firstString(it, messageKeys...)
+			if m := requiredProperty.FindStringSubmatch(msg); m != nil && (len(path) == 0 || path[len(path)-1] != m[1]) {
+				// ajv and Prism report a missing property at its parent.
+				raw, path = "", append(path, m[1])
+			}
 			if len(path) == 0 || msg == "" {
 				continue
 			}
-			out = append(out, rawField{path: path, msg: msg})
+			out = append(out, rawField{raw: raw, path: path, msg: msg})
 		case string:
 			out = append(out, fieldsOfSentences([]any{it})...)
 		}
@@ -251,12 +263,16 @@ func fieldsOfItems(items []any) []rawField {
 	return out
 }
 
-// itemPath finds a violation's field in a list item.
-func itemPath(it object) []string {
+// requiredProperty is ajv's message for a missing property.
+var requiredProperty = regexp.MustCompile(`^must have required property '([^']+)'$`)
+
+// itemPath finds a violation's field in a list item: the name as sent
+// when it was one string, and its path.
+func itemPath(it object) (string, []string) {
 	if src, ok := it.get("source").(object); ok {
 		// JSON:API: a pointer into the document, or a query parameter.
 		if p := firstString(src, "pointer", "parameter", "header"); p != "" {
-			return splitPath(p)
+			return p, splitPath(p)
 		}
 	}
 	for _, k := range nameKeys {
@@ -266,12 +282,12 @@ func itemPath(it object) []string {
 				// ajv reports a missing property at the parent.
 				if p, ok := it.get("params").(object); ok {
 					if m, ok := p.get("missingProperty").(string); ok {
-						return splitPath(m)
+						return m, splitPath(m)
 					}
 				}
 			}
 			if strings.TrimSpace(v) != "" {
-				return splitPath(v)
+				return v, splitPath(v)
 			}
 		case []any:
 			var path []string
@@ -284,11 +300,11 @@ func itemPath(it object) []string {
 				}
 			}
 			if len(path) > 0 {
-				return path
+				return "", path
 			}
 		}
 	}
-	return nil
+	return "", nil
 }
 
 // fieldsOfSentences reads NestJS class-validator messages, each starting
@@ -311,7 +327,7 @@ func fieldsOfSentences(list []any) []rawField {
 		if name == "" || name == s || !identifierish(name) {
 			continue
 		}
-		out = append(out, rawField{path: splitPath(name), msg: s})
+		out = append(out, rawField{raw: name, path: splitPath(name), msg: s})
 	}
 	return out
 }

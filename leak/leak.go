@@ -37,7 +37,8 @@ const ellipsis = "…"
 // whether anything was withheld or cut. Filter(Filter(s)) returns the same
 // text as Filter(s).
 func Filter(s string) (out string, withheld bool) {
-	cur := s
+	cur, cut := precut(s)
+	withheld = cut
 	// Replacing a span can leave a shape that one more pass would catch
 	// (a cut that ends on a host name, two placeholders side by side), so
 	// passes run until the text stops changing; three are enough in
@@ -78,6 +79,25 @@ func Clean(s string) string {
 func filtered(s string) bool {
 	out, _ := Filter(s)
 	return out == s
+}
+
+// maxInput bounds the text the rules run on. The output keeps at most
+// MaxRunes runes, so text this far in can only surface when more than
+// this much before it was withheld; the bound keeps a multi-megabyte error
+// page from costing seconds.
+const maxInput = 16 << 10
+
+// precut cuts s to maxInput bytes, back to the last space or line break so
+// that a secret cut in half is dropped whole rather than left unmatched.
+func precut(s string) (string, bool) {
+	if len(s) <= maxInput {
+		return s, false
+	}
+	s = s[:maxInput]
+	if i := strings.LastIndexAny(s, " \t\n"); i > 0 {
+		s = s[:i]
+	}
+	return s, true
 }
 
 // truncate cuts s to max runes, the last of which is an ellipsis.

@@ -218,3 +218,14 @@ func BenchmarkFilter(b *testing.B) {
 		})
 	}
 }
+
+func TestLongInput(t *testing.T) {
+	jwt := "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJvcmRlcnMifQ.c2lnbmF0dXJlLXZhbHVl"
+	// A stack long enough to push a secret past the rules' input bound:
+	// the secret must not surface, whole or cut.
+	s := strings.Repeat("    at com.acme.X.run(X.java:1)\n", 600) + "token " + jwt
+	got, withheld := Filter(s)
+	if !withheld || strings.Contains(got, "eyJ") {
+		t.Errorf("Filter of a long stack = %q, %v; want no part of the token", got, withheld)
+	}
+}

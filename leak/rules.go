@@ -16,7 +16,7 @@ var pemBlock = regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?----
 
 // goroutineHeader starts a Go goroutine dump; every line up to the next
 // blank line belongs to it.
-var goroutineHeader = regexp.MustCompile(`^\s*goroutine \d+ \[[^\]]*\]:?\s*$`)
+var goroutineHeader = regexp.MustCompile(`(?:^|\s)goroutine \d+ \[[^\]]*\]:?\s*$`)
 
 // pythonFrame is a Python traceback frame; the more indented line after it
 // is the source line it points at.
@@ -44,11 +44,11 @@ var frameLines = []*regexp.Regexp{
 	// Ruby.
 	regexp.MustCompile(`^\s*(?:from\s+)?\S+\.(?:rb|erb|rake|ru):\d+:in\b`),
 	// PHP.
-	regexp.MustCompile(`^\s*#\d+\s+(?:\S.*\(\d+\):|\[internal function\]|\{main\})`),
+	regexp.MustCompile(`(?:^|\s)#\d+\s+(?:\S.*\(\d+\):|\[internal function\]|\{main\})`),
 	regexp.MustCompile(`^\s*(?:PHP\s+)?Stack trace:\s*$`),
 	regexp.MustCompile(`^\s*PHP\s+\d+\.\s`),
 	// Rust.
-	regexp.MustCompile(`^\s*thread '[^']*' panicked at`),
+	regexp.MustCompile(`(?:^|\s)thread '[^']*' panicked at`),
 	regexp.MustCompile("^\\s*note: run with `?RUST_BACKTRACE"),
 	regexp.MustCompile(`^\s*stack backtrace:\s*$`),
 	regexp.MustCompile(`^\s*\d+:\s+(?:0x[0-9a-fA-F]+ - )?[\w<>{}]+(?:::[\w<>{}]+)+`),
