@@ -260,7 +260,7 @@ func run(ctx context.Context, f *flags) error {
 		tsWant[strings.TrimSpace(c)] = true
 	}
 	rep := &report{flags: f, targets: targets, results: map[string]map[string][]result{}}
-	rep.header = header(ts)
+	rep.header = header(f, ts)
 	for r := range f.runs {
 		for _, t := range targets {
 			if t.skip != "" {
@@ -291,11 +291,14 @@ func run(ctx context.Context, f *flags) error {
 			if t.skip != "" || t.pprof == "" {
 				continue
 			}
-			files, err := profile(ctx, f, out, t, backend, newCaller(t))
+			files, p, err := profile(ctx, f, out, t, backend, newCaller(t))
 			if err != nil {
 				return fmt.Errorf("profiling %s: %w", t.name, err)
 			}
-			fmt.Printf("profiles of %s: %s\n", t.name, strings.Join(files, " "))
+			// The load outlasts the profiles by 2 s; scale the calls to their window.
+			window := f.profile.Seconds() / p.elapsed.Seconds()
+			fmt.Printf("profiles of %s: %s (about %.0f calls in the window; %.0f µs server CPU per call)\n",
+				t.name, strings.Join(files, " "), float64(p.calls)*window, us(p.cpuPerCall(t.serverName())))
 		}
 	}
 	return nil
@@ -347,13 +350,16 @@ func gobuild(root, dst, pkg string) string {
 }
 
 // header describes the machine and the run.
-func header(ts bool) string {
+func header(f *flags, ts bool) string {
 	load, _ := os.ReadFile("/proc/loadavg")
 	var b strings.Builder
 	fmt.Fprintf(&b, "callcost %s  %s/%s  %d CPUs  load %s\n", time.Now().UTC().Format(time.RFC3339),
 		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), strings.Join(strings.Fields(string(load))[:3], " "))
-	if !ts {
-		b.WriteString("TypeScript client: off (needs node and `npm ci` in bench/ts)\n")
+	switch {
+	case !f.ts:
+		b.WriteString("TypeScript client: off (-ts=false)\n")
+	case !ts:
+		b.WriteString("TypeScript client: off (needs node, and npm ci in bench/ts)\n")
 	}
 	return b.String()
 }

@@ -13,8 +13,9 @@ import (
 
 // profile puts t under the throughput load for f.profile and meanwhile
 // fetches a CPU profile and an allocation profile (the delta over the same
-// window) from its pprof listener. It returns the files written.
-func profile(ctx context.Context, f *flags, out string, t *target, backend *server, newCaller func(context.Context) (caller, error)) ([]string, error) {
+// window) from its pprof listener. It returns the files written and the
+// load phase, whose calls divide the profiles' totals into per-call figures.
+func profile(ctx context.Context, f *flags, out string, t *target, backend *server, newCaller func(context.Context) (caller, error)) ([]string, *phase, error) {
 	secs := strconv.Itoa(max(1, int(f.profile.Seconds())))
 	kinds := []struct{ file, path string }{
 		{t.name + ".cpu.pprof", "/debug/pprof/profile?seconds=" + secs},
@@ -29,15 +30,16 @@ func profile(ctx context.Context, f *flags, out string, t *target, backend *serv
 	}
 	// The load runs a little longer than the profiles, so they see only load.
 	l := loop{clients: f.clients, d: f.profile + 2*time.Second, maxCalls: f.maxCalls, warmup: 20}
-	if _, err := l.run(ctx, newCaller, t.meter(backend)); err != nil {
-		return nil, err
+	p, err := l.run(ctx, newCaller, t.meter(backend))
+	if err != nil {
+		return nil, nil, err
 	}
 	for range kinds {
 		if err := <-errc; err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return files, nil
+	return files, p, nil
 }
 
 // fetchTo GETs url into file.
