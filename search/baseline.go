@@ -13,7 +13,7 @@ type baseline struct {
 func newBaseline(tools []*catalog.Tool) *baseline {
 	var fields [numFields]fieldParams
 	fields[0] = fieldParams{weight: 1, b: 0.75}
-	ix := &index{tools: tools, fields: fields, k1: builtinK1}
+	ix := &index{tools: tools, fields: fields, k1: builtinK1, deprecated: 1}
 	docs := make([][numFields][]string, len(tools))
 	for i, t := range tools {
 		f := fieldTerms(t, splitWords)

@@ -58,6 +58,8 @@ type index struct {
 	// coord is the exponent of the share of query concepts a document
 	// matches, by which its score is multiplied; 0 leaves scores alone.
 	coord float64
+	// deprecated multiplies the score of a deprecated operation.
+	deprecated float64
 }
 
 // fieldTerms returns the terms of each field of t, analysed by terms.
@@ -347,6 +349,9 @@ func (ix *index) score(cs []concept, keep func(doc int) bool) []scored {
 			if ix.coord > 0 {
 				s *= math.Pow(float64(matched[d])/float64(len(cs)), ix.coord)
 			}
+			if ix.tools[d].Deprecated {
+				s *= ix.deprecated
+			}
 			out = append(out, scored{doc: d, score: s, matched: matched[d]})
 		}
 	}
@@ -377,6 +382,10 @@ var builtinFields = [numFields]fieldParams{
 // builtinK1 is BM25's term-frequency saturation.
 var builtinK1 = 1.2
 
+// deprecatedFactor ranks a deprecated operation below an equally good
+// current one.
+var deprecatedFactor = 0.9
+
 // builtinCoord rewards documents that match more of the query's words: a
 // score is multiplied by the square root of the share of words matched.
 var builtinCoord = 0.5
@@ -386,7 +395,7 @@ var expand = buildExpansion(newAnalyzer(), synonymGroups)
 
 // buildBM25F builds the built-in index over tools.
 func buildBM25F(tools []*catalog.Tool) *index {
-	ix := &index{tools: tools, fields: builtinFields, k1: builtinK1, syn: expand, coord: builtinCoord}
+	ix := &index{tools: tools, fields: builtinFields, k1: builtinK1, syn: expand, coord: builtinCoord, deprecated: deprecatedFactor}
 	a := newAnalyzer()
 	docs := make([][numFields][]string, len(tools))
 	for i, t := range tools {
@@ -401,5 +410,6 @@ const maxQueryTerms = 32
 
 // analyzeQuery returns the terms of a query as the built-in index sees them.
 func analyzeQuery(text string) []string {
-	return bound(newAnalyzer().terms(text, nil), maxQueryTerms)
+	var a analyzer
+	return bound(a.terms(text, nil), maxQueryTerms)
 }

@@ -240,11 +240,15 @@ func (s *Searcher) builtin(q Query) *Result {
 	for _, r := range ranked[:min(len(ranked), q.Limit)] {
 		res.Hits = append(res.Hits, hitOf(s.tools[r.doc], r.score))
 	}
-	if len(ranked) > 0 && 2*ranked[0].matched >= len(cs) && s.dominates(res.Hits) {
+	if len(ranked) > 0 && float64(ranked[0].matched) >= dominanceCoverage*float64(len(cs)) && s.dominates(res.Hits) {
 		res.Tool = definition(s.tools[ranked[0].doc])
 	}
 	return res
 }
+
+// dominanceCoverage is the share of the query's words the first hit must
+// match, literally or through a synonym, to dominate.
+var dominanceCoverage = 2.0 / 3
 
 // dominates applies the score part of the dominance rule.
 func (s *Searcher) dominates(hits []Hit) bool {

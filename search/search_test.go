@@ -347,3 +347,13 @@ func FuzzSearch(f *testing.F) {
 		}
 	})
 }
+
+func TestSearchDeprecatedRanksLower(t *testing.T) {
+	old := tool("a_old", "GET", "/widgets", "List widgets", nil)
+	old.Deprecated = true
+	s := mustSearcher(t, []*catalog.Tool{old, tool("b_new", "GET", "/widgets", "List widgets", nil)}, nil)
+	res := search(t, s, Query{Text: "list widgets"})
+	if got := names(res.Hits); !slices.Equal(got, []string{"b_new", "a_old"}) {
+		t.Errorf("Search = %v, want the current tool before the deprecated one that sorts first by name", got)
+	}
+}

@@ -23,7 +23,7 @@ var synonymGroups = [][]string{
 	{"end", "finish", "complete", "close", "shut", "hangup", "disconnect"},
 	{"pause", "suspend", "mute", "snooze", "silence", "disable"},
 	{"resume", "unpause", "unmute", "enable", "reactivate"},
-	{"approve", "accept", "confirm", "allow"},
+	{"approve", "accept", "confirm"},
 	{"reject", "decline", "deny", "refuse"},
 	// Moving things around.
 	{"upload", "attach", "import"},
@@ -46,13 +46,11 @@ var synonymGroups = [][]string{
 	{"invite", "invitation", "join"},
 	{"me", "current", "self", "myself", "whoami", "authenticated"},
 	{"token", "auth", "credential", "identity", "login", "session"},
-	{"owner", "own", "ownership"},
 	// Messages and content.
 	{"message", "chat", "note", "text", "sms"},
 	{"comment", "remark", "reply", "response", "feedback", "annotation"},
 	{"reaction", "emoji", "react"},
 	{"pin", "highlight", "star", "bookmark", "favorite"},
-	{"reminder", "remind", "schedule", "later"},
 	{"notification", "alert", "webhook", "callback", "event", "subscription"},
 	{"log", "event", "audit", "activity", "trail"},
 	{"file", "document", "attachment", "pdf"},
@@ -61,18 +59,13 @@ var synonymGroups = [][]string{
 	{"transcribe", "transcription", "transcript", "written", "dictation"},
 	{"embed", "embedding", "vector"},
 	{"moderate", "moderation", "harmful", "abuse", "hate", "violent", "toxic", "offensive"},
-	{"video", "movie", "film", "episode"},
-	{"version", "revision"},
-	{"summary", "summarize", "compact", "condense", "shorten"},
 	{"problem", "issue", "bug", "broken", "report"},
 	{"similar", "like", "recommendation", "related"},
-	{"trending", "popular"},
 	// Commerce.
 	{"buy", "purchase", "order", "checkout"},
 	{"sell", "sale", "sold"},
 	{"refund", "reimburse", "return"},
 	{"pay", "payment", "charge"},
-	{"request", "ask"},
 }
 
 // expansion maps a term to the terms it also searches for.

@@ -72,8 +72,8 @@ func setOf(words ...string) map[string]bool {
 }
 
 // analyzer turns text into index terms: split, drop stopwords, numbers and
-// one-letter words, stem. It caches stems, so one analyzer must not be
-// shared between goroutines.
+// one-letter words, stem. One that caches stems (newAnalyzer) must not be
+// shared between goroutines; the zero analyzer caches nothing.
 type analyzer struct {
 	stems map[string]string
 	buf   []string
@@ -96,6 +96,9 @@ func (a *analyzer) terms(s string, out []string) []string {
 }
 
 func (a *analyzer) stem(w string) string {
+	if a.stems == nil {
+		return stem(w)
+	}
 	if s, ok := a.stems[w]; ok {
 		return s
 	}

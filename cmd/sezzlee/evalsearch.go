@@ -56,4 +56,3 @@ func runEvalSearch(ctx context.Context, e *env, args []string) int {
 	}
 	return exitOK
 }
-
