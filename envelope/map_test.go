@@ -70,9 +70,19 @@ func golden(t *testing.T, path string) *Envelope {
 	}
 	var args []string
 	var resp *Response
+	opts := MapOptions{Now: func() time.Time { return now }}
 	gi := -1
 	for i, f := range a.Files {
 		switch f.Name {
+		case "options":
+			var o struct {
+				MaxAgentBytes int64
+				Narrowing     []string
+			}
+			if err := json.Unmarshal(f.Data, &o); err != nil {
+				t.Fatalf("%s: options: %v", path, err)
+			}
+			opts.MaxAgentBytes, opts.Narrowing = o.MaxAgentBytes, o.Narrowing
 		case "args":
 			args = strings.Fields(string(f.Data))
 		case "response":
@@ -84,7 +94,8 @@ func golden(t *testing.T, path string) *Envelope {
 	if resp == nil || gi < 0 {
 		t.Fatalf("%s needs a response and an envelope.json", path)
 	}
-	e := FromResponse(resp, &MapOptions{Arguments: args, Now: func() time.Time { return now }})
+	opts.Arguments = args
+	e := FromResponse(resp, &opts)
 	got := mustValidate(t, e)
 	if *update {
 		a.Files[gi].Data = got
@@ -134,6 +145,18 @@ func TestFrameworkBodies(t *testing.T) {
 				t.Errorf("field names %q; want %q", got, want[name])
 			}
 		})
+	}
+}
+
+// TestDocExamples maps the responses the docs pages show; the docs test
+// compares the pages' JSON with these envelopes.
+func TestDocExamples(t *testing.T) {
+	files, _ := filepath.Glob("testdata/docs/*.txtar")
+	if len(files) == 0 {
+		t.Fatal("no docs fixtures")
+	}
+	for _, f := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".txtar"), func(t *testing.T) { golden(t, f) })
 	}
 }
 
