@@ -128,10 +128,6 @@ func num(p *Property, f float64) any {
 	return f
 }
 
-// argsFor returns valid arguments for a tool: every required argument,
-// path parameters included.
-func argsFor(s *Schema) map[string]any { return s.ValidArgs() }
-
 func validationRetry(r *run) {
 	t, s := r.load(r.opts.Tool)
 	if t == nil {
@@ -190,33 +186,31 @@ func sdkRejection(r *run) {
 	if t == nil {
 		return
 	}
-	valid := argsFor(s)
-
-	bogus := copyArgs(valid)
+	bogus := s.ValidArgs()
 	bogus["bogus_argument"] = "x"
 	r.rejectThenConform(t.Name, bogus, CodeUnknownArgument)
 
-	if n, wrong, ok := wrongType(s, pathParams(t.Path), false); ok {
-		args := copyArgs(valid)
-		args[n] = wrong
-		r.note("giving %s a value of the wrong type", n)
-		r.rejectThenConform(t.Name, args, CodeInvalidType)
-	} else {
-		r.check("the schema has a typed argument to get wrong", false, "%s has no typed body or query argument", t.Name)
+	r.rejectWrongType(t, s, false, CodeInvalidType)
+	if pt, ps := r.load(r.opts.PathTool); pt != nil {
+		r.rejectWrongType(pt, ps, true, CodeInvalidPathType)
 	}
+}
 
-	pt, ps := r.load(r.opts.PathTool)
-	if pt == nil {
+// rejectWrongType gives one argument (a path parameter when inPath) a value
+// of the wrong type and expects code, then a successful re-read.
+func (r *run) rejectWrongType(t *Tool, s *Schema, inPath bool, code string) {
+	n, wrong, ok := wrongType(s, pathParams(t.Path), inPath)
+	where := "body or query"
+	if inPath {
+		where = "path"
+	}
+	if !r.check("the tool has a typed "+where+" argument to get wrong", ok, "%s has none", t.Name) {
 		return
 	}
-	if n, wrong, ok := wrongType(ps, pathParams(pt.Path), true); ok {
-		args := argsFor(ps)
-		args[n] = wrong
-		r.note("giving path parameter %s a value of the wrong type", n)
-		r.rejectThenConform(pt.Name, args, CodeInvalidPathType)
-	} else {
-		r.check("the path tool has a typed path parameter", false, "%s has none", pt.Name)
-	}
+	args := s.ValidArgs()
+	args[n] = wrong
+	r.note("giving %s argument %s a value of the wrong type", where, n)
+	r.rejectThenConform(t.Name, args, code)
 }
 
 // wrongType picks an argument (a path parameter when inPath) whose type is
@@ -261,7 +255,7 @@ func retryAfter(r *run) {
 	if t == nil {
 		return
 	}
-	args := argsFor(s)
+	args := s.ValidArgs()
 	call := func(ctx context.Context) (*Envelope, error) {
 		if e := r.invoke(Invocation{Name: t.Name, Arguments: args}); e != nil {
 			return e, nil
@@ -357,7 +351,7 @@ func toolChanged(r *run) {
 	if t == nil {
 		return
 	}
-	args := argsFor(s)
+	args := s.ValidArgs()
 	stale := staleVersion(t.Version)
 	r.note("pinning version %s instead of the loaded %s", stale, t.Version)
 	e := r.invoke(Invocation{Name: t.Name, Arguments: args, Version: stale})
@@ -372,7 +366,7 @@ func toolChanged(r *run) {
 		return
 	}
 	r.check("load_tool returns a version other than the stale one", fresh.Version != stale && fresh.Version != "", "got %q", fresh.Version)
-	if e2 := r.invoke(Invocation{Name: fresh.Name, Arguments: argsFor(fs), Version: fresh.Version}); e2 != nil {
+	if e2 := r.invoke(Invocation{Name: fresh.Name, Arguments: fs.ValidArgs(), Version: fresh.Version}); e2 != nil {
 		r.expectSuccess(e2)
 	}
 }
@@ -384,7 +378,7 @@ func responseTooLarge(r *run) {
 	if t == nil {
 		return
 	}
-	args := argsFor(s)
+	args := s.ValidArgs()
 	e := r.invoke(Invocation{Name: t.Name, Arguments: args})
 	if e == nil {
 		return
@@ -463,7 +457,7 @@ func leakCheck(r *run) {
 	if t == nil {
 		return
 	}
-	e := r.invoke(Invocation{Name: t.Name, Arguments: argsFor(s)})
+	e := r.invoke(Invocation{Name: t.Name, Arguments: s.ValidArgs()})
 	if e == nil {
 		return
 	}

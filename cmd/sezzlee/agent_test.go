@@ -1,15 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/sezzlee/sezzlee/agent/agenttest"
 )
 
 func runAgentCmd(t *testing.T, args ...string) (int, string, string) {
@@ -64,77 +61,15 @@ func TestAgentUnreachableServerFails(t *testing.T) {
 	}
 }
 
-// buildSezzlee builds the command into a temporary directory.
-func buildSezzlee(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "sezzlee")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
-// startDemo runs `sezzlee demo --listen 127.0.0.1:0` and returns the MCP
-// URL it prints first. It skips the test while the demo is still a stub.
-func startDemo(t *testing.T, bin string) string {
-	t.Helper()
-	cmd := exec.Command(bin, "demo", "--listen", "127.0.0.1:0")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-	})
-	lines := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		if sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-		for sc.Scan() { // keep draining so the demo never blocks on stdout
-		}
-	}()
-	select {
-	case url, ok := <-lines:
-		if !ok {
-			_ = cmd.Wait()
-			if strings.Contains(stderr.String(), "not built yet") {
-				t.Skip("sezzlee demo is not built yet")
-			}
-			t.Fatalf("sezzlee demo printed no URL; stderr:\n%s", stderr.String())
-		}
-		return strings.TrimSpace(url)
-	case <-time.After(30 * time.Second):
-		t.Fatalf("sezzlee demo printed no URL within 30s; stderr:\n%s", stderr.String())
-	}
-	return ""
-}
-
 // TestAgentAgainstDemo runs every scenario against `sezzlee demo` over both
 // transports, as .ci/run does.
 func TestAgentAgainstDemo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs sezzlee demo")
 	}
-	bin := buildSezzlee(t)
+	bin := agenttest.Build(t)
 	t.Run("streamable-http", func(t *testing.T) {
-		url := startDemo(t, bin)
+		url := agenttest.StartDemo(t, bin)
 		code, stdout, stderr := runAgentCmd(t, "--scenario", "all", "--url", url)
 		if code != exitOK {
 			t.Errorf("exit code = %d, want 0\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
@@ -142,7 +77,7 @@ func TestAgentAgainstDemo(t *testing.T) {
 	})
 	t.Run("stdio", func(t *testing.T) {
 		code, stdout, stderr := runAgentCmd(t, "--scenario", "all", "--command", bin+" demo --stdio")
-		if strings.Contains(stderr, "not built yet") {
+		if strings.Contains(stderr, agenttest.StubMessage) {
 			t.Skip("sezzlee demo is not built yet")
 		}
 		if code != exitOK {

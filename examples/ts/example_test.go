@@ -1,7 +1,6 @@
 package ts_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/sezzlee/sezzlee/agent/agenttest"
 )
 
 // prepare installs the example's packages when node_modules is missing,
@@ -137,19 +137,16 @@ func TestValidationRetryExample(t *testing.T) {
 		if testing.Short() {
 			t.Skip("builds and runs sezzlee demo")
 		}
-		bin := filepath.Join(t.TempDir(), "sezzlee")
-		if out, err := exec.Command("go", "build", "-o", bin, "github.com/sezzlee/sezzlee/cmd/sezzlee").CombinedOutput(); err != nil {
-			t.Fatalf("go build: %v\n%s", err, out)
-		}
+		bin := agenttest.Build(t)
 		t.Run("streamable HTTP", func(t *testing.T) {
-			code, out := node(t, script, "--url", startDemo(t, bin))
+			code, out := node(t, script, "--url", agenttest.StartDemo(t, bin))
 			if code != 0 {
 				t.Errorf("exit code %d, want 0; output:\n%s", code, out)
 			}
 		})
 		t.Run("stdio", func(t *testing.T) {
 			code, out := node(t, script, "--command", bin+" demo --stdio")
-			if strings.Contains(out, "not built yet") {
+			if strings.Contains(out, agenttest.StubMessage) {
 				t.Skip("sezzlee demo is not built yet")
 			}
 			if code != 0 {
@@ -157,55 +154,4 @@ func TestValidationRetryExample(t *testing.T) {
 			}
 		})
 	})
-}
-
-// startDemo runs `sezzlee demo --listen 127.0.0.1:0` and returns the URL it
-// prints first; it skips while the demo is still a stub.
-func startDemo(t *testing.T, bin string) string {
-	t.Helper()
-	cmd := exec.Command(bin, "demo", "--listen", "127.0.0.1:0")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-	})
-	first := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		if sc.Scan() {
-			first <- sc.Text()
-		}
-		close(first)
-		for sc.Scan() {
-		}
-	}()
-	select {
-	case url, ok := <-first:
-		if !ok {
-			_ = cmd.Wait()
-			if strings.Contains(stderr.String(), "not built yet") {
-				t.Skip("sezzlee demo is not built yet")
-			}
-			t.Fatalf("sezzlee demo printed no URL; stderr:\n%s", stderr.String())
-		}
-		return strings.TrimSpace(url)
-	case <-time.After(30 * time.Second):
-		t.Fatalf("sezzlee demo printed no URL within 30s; stderr:\n%s", stderr.String())
-	}
-	return ""
 }
