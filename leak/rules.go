@@ -122,9 +122,11 @@ var secretKeyValue = regexp.MustCompile(`(?i)\b([\w.-]*(?:secret|passw(?:or)?d|p
 var entropyValue = regexp.MustCompile(`\b([A-Za-z_][\w.-]{0,40})=([A-Za-z0-9+/_-]{20,}={0,2})`)
 
 // exceptionName is a type name an exception carries, with the colon that
-// may follow it: qualified (java.lang.X, System.X), namespaced (A::B,
-// A\B), or unqualified but unmistakable (FooException, FooError:).
-var exceptionName = regexp.MustCompile(`(?m)^[ \t]*(?:[A-Za-z_]\w*\.)+[A-Z]\w*:[ \t]*` +
+// may follow it: a module path of three or more parts opening a line
+// (orders.models.Order.DoesNotExist:), qualified with a telling suffix
+// (java.lang.X, System.X), namespaced (A::B, A\B), or unqualified but
+// unmistakable (FooException, FooError:).
+var exceptionName = regexp.MustCompile(`(?m)^[ \t]*[a-z_]\w*(?:\.\w+)+\.[A-Z]\w*:[ \t]*` +
 	`|\b(?:[A-Za-z_][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error|Violation|Fault)\b:?[ \t]*` +
 	`|\b\w+(?:::\w+)+\b:?[ \t]*` +
 	`|\b(?:[A-Z]\w*\\)+[A-Z]\w*\b:?[ \t]*` +
@@ -142,7 +144,7 @@ const sourceExt = `(?:py|pyc|js|mjs|cjs|ts|tsx|jsx|go|rb|erb|php|java|class|jar|
 var pathSpans = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)(\b[a-z]:\\[^\s"'<>|*?:]*(?::line \d+)?)`),
 	regexp.MustCompile(`(\\\\[\w.$-]+\\[^\s"'<>|*?]*)`),
-	regexp.MustCompile(`(?:^|[\s(\["'=:,@])(/(?:app|usr|var|home|srv|opt|etc|tmp|src|root|lib|lib64|proc|sys|mnt|run|workspace|code|build|go|node_modules|Users|private|bin|sbin|dev|snap|nix|rustc|builds)(?:/[^\s"'<>():,;]*)?)`),
+	regexp.MustCompile(`(?:^|[\s(\["'=:,@])(/(?:app|usr|var|home|srv|opt|etc|tmp|src|root|lib|lib64|proc|sys|mnt|workspace|node_modules|Users|private|snap|nix|rustc|builds)(?:/[^\s"'<>():,;]*)?)`),
 	regexp.MustCompile(`(?:^|[\s(\["'=:,@])((?:/[\w.@+~-]+){2,}\.` + sourceExt + `\b(?::\d+)*)`),
 }
 
