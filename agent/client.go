@@ -62,7 +62,8 @@ func (c *Client) Call(ctx context.Context, tool string, args any) (*Result, erro
 	return &Result{Text: tc.Text, IsError: res.IsError}, nil
 }
 
-// Hit is one search_tools hit.
+// Hit is one search_tools hit: a tool to load, how it is reached and how
+// well it matched (higher is better; scores compare within one answer only).
 type Hit struct {
 	Name    string  `json:"name"`
 	Method  string  `json:"method"`
@@ -73,13 +74,19 @@ type Hit struct {
 
 // Tool is what load_tool returns.
 type Tool struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description,omitempty"`
-	Method      string          `json:"method,omitempty"`
-	Path        string          `json:"path,omitempty"`
-	Tags        []string        `json:"tags,omitempty"`
+	// Name is what invoke_tool's name takes.
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	// Method and Path say which HTTP operation the tool calls; a {name} in
+	// Path is a path parameter.
+	Method string   `json:"method,omitempty"`
+	Path   string   `json:"path,omitempty"`
+	Tags   []string `json:"tags,omitempty"`
+	// InputSchema is the JSON Schema the arguments must follow.
 	InputSchema json.RawMessage `json:"inputSchema"`
-	Version     string          `json:"version,omitempty"`
+	// Version is what invoke_tool's version takes to pin this definition.
+	Version string `json:"version,omitempty"`
+	// Annotations are behaviour hints (read-only, idempotent, ...).
 	Annotations json.RawMessage `json:"annotations,omitempty"`
 }
 
@@ -92,6 +99,7 @@ type ToolError struct {
 	Envelope *Envelope
 }
 
+// Error returns the code and the message.
 func (e *ToolError) Error() string {
 	return "agent: " + e.Envelope.Code + ": " + e.Envelope.Message
 }

@@ -137,8 +137,11 @@ type Step struct {
 
 // Check is one assertion.
 type Check struct {
-	Name   string
-	OK     bool
+	// Name says what was expected, in words.
+	Name string
+	// OK reports whether it held.
+	OK bool
+	// Detail says what was seen instead, when it did not hold.
 	Detail string
 }
 

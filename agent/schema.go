@@ -22,28 +22,39 @@ type Schema struct {
 	Required []string
 }
 
-// Property is what one argument's schema allows. Nil bounds are unset.
+// Property is what one argument's schema allows, as far as repairs need
+// it. A nil pointer means the keyword is absent.
 type Property struct {
 	// Types are the allowed JSON types ("string", "integer", ...); empty
 	// means any.
-	Types     []string
-	Enum      []any
-	Const     any
-	HasConst  bool
-	Default   any
-	Examples  []any
-	Format    string
-	Pattern   string
+	Types []string
+	// Enum lists the allowed values; empty means any.
+	Enum []any
+	// Const is the one allowed value when HasConst is set.
+	Const    any
+	HasConst bool
+	// Default and Examples are the schema's suggestions; Valid uses them
+	// when they satisfy the rest of the schema.
+	Default  any
+	Examples []any
+	// Format is the string format ("email", "date", ...).
+	Format string
+	// Pattern is the string pattern; it is honoured on a best-effort basis.
+	Pattern string
+	// MinLength and MaxLength bound a string's length in characters.
 	MinLength *int
 	MaxLength *int
-	Minimum   *float64
-	Maximum   *float64
-	// ExclusiveMinimum and ExclusiveMaximum are the 2020-12 numeric forms.
+	// Minimum and Maximum are inclusive numeric bounds.
+	Minimum *float64
+	Maximum *float64
+	// ExclusiveMinimum and ExclusiveMaximum are exclusive numeric bounds,
+	// from either the 2020-12 number form or the OpenAPI 3.0 boolean form.
 	ExclusiveMinimum *float64
 	ExclusiveMaximum *float64
-	MinItems         *int
-	Items            *Property
-	// Object holds the nested object schema when the property is an object.
+	// MinItems bounds an array's length; Items is its element schema.
+	MinItems *int
+	Items    *Property
+	// Object holds the nested schema of an object property.
 	Object *Schema
 }
 
@@ -507,6 +518,7 @@ type RepairError struct {
 	Names []string
 }
 
+// Error lists the names.
 func (e *RepairError) Error() string {
 	return "agent: cannot repair fields that are not arguments: " + strings.Join(e.Names, ", ")
 }
