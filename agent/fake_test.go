@@ -44,7 +44,8 @@ type fakeCall struct {
 // the scenarios make can be shown to fail against a wrong answer.
 type fakeServer struct {
 	// mutate may change an answer before it is sent. The key "isError"
-	// overrides the result's isError flag and is not sent.
+	// overrides the result's isError flag and is not sent; the key
+	// "rawText" replaces the whole text block.
 	mutate func(c fakeCall, answer map[string]any)
 
 	mu    sync.Mutex
@@ -111,6 +112,9 @@ func (f *fakeServer) handle(meta string) mcp.ToolHandler {
 		b, err := json.Marshal(answer)
 		if err != nil {
 			return nil, err
+		}
+		if raw, ok := answer["rawText"].(string); ok {
+			b = []byte(raw)
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, IsError: isError}, nil
 	}

@@ -61,6 +61,38 @@ func TestScenariosCatchABrokenServer(t *testing.T) {
 		mutate   func(fakeCall, map[string]any)
 		wantFail string
 	}{
+		// any scenario: load_tool and invoke_tool themselves
+		{"load_tool fails", "validation-retry", func(c fakeCall, a map[string]any) {
+			if c.Meta == LoadTool {
+				for k := range a {
+					delete(a, k)
+				}
+				for k, v := range reject("unknown_tool", "No such tool.") {
+					a[k] = v
+				}
+			}
+		}, "load_tool createOrder succeeds"},
+		{"schema is not an object", "validation-retry", func(c fakeCall, a map[string]any) {
+			if c.Meta == LoadTool {
+				a["inputSchema"] = "object"
+			}
+		}, "load_tool createOrder returns a readable input schema"},
+		{"schema without rules", "validation-retry", func(c fakeCall, a map[string]any) {
+			if c.Meta == LoadTool {
+				a["inputSchema"] = map[string]any{"type": "object", "properties": map[string]any{"item": map[string]any{"type": "string"}}}
+			}
+		}, "the schema has rules the backend judges"},
+		{"schema without a typed argument", "sdk-rejection", func(c fakeCall, a map[string]any) {
+			if c.Meta == LoadTool && c.Tool == "getOrder" {
+				a["inputSchema"] = map[string]any{"type": "object", "properties": map[string]any{"id": map[string]any{"type": "string"}}}
+			}
+		}, "the tool has a typed path argument to get wrong"},
+		{"invoke_tool answers prose", "leak-check", func(c fakeCall, a map[string]any) {
+			if c.Meta == InvokeTool {
+				a["rawText"] = "Internal Server Error"
+			}
+		}, "invoke_tool answers with an envelope"},
+
 		// validation-retry
 		{"wrong code", "validation-retry", onCode("validation_failed", func(a map[string]any) { a["error"] = "bad_request" }), "error is validation_failed"},
 		{"5xx for a validation failure", "validation-retry", onCode("validation_failed", func(a map[string]any) { a["status"] = 500 }), "status is 4xx"},
@@ -170,6 +202,9 @@ func TestScenariosCatchABrokenServer(t *testing.T) {
 		{"field that is no argument", "response-too-large", onCode("response_too_large", func(a map[string]any) {
 			a["fields"] = append(fieldsOf(a), Field{"pageSize", "x"})
 		}), "field pageSize is an argument of the tool"},
+		{"no limit-like field", "response-too-large", onCode("response_too_large", func(a map[string]any) {
+			a["fields"] = []Field{{"cursor", "Pages."}, {"status", "Filters."}}
+		}), "fields include a limit-like integer argument"},
 		{"never fits", "response-too-large", invoking("listOrders", func(_ fakeCall, a map[string]any) {
 			if a["status"] == 200 {
 				for k := range a {

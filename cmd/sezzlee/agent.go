@@ -21,6 +21,7 @@ type agentFlags struct {
 	command  string
 	tool     string
 	list     bool
+	argv     []string // command, split
 	maxWait  time.Duration
 	timeout  time.Duration
 }
@@ -31,7 +32,7 @@ func parseAgentFlags(stderr io.Writer, args []string) (*agentFlags, error) {
 	fs.SetOutput(stderr)
 	fs.StringVar(&f.scenario, "scenario", "", "scenario to run, or all (see --list)")
 	fs.StringVar(&f.url, "url", "", "streamable HTTP endpoint of a sezzlee server")
-	fs.StringVar(&f.command, "command", "", `command that serves MCP over stdio, e.g. "sezzlee demo --stdio" (split on spaces, no quoting)`)
+	fs.StringVar(&f.command, "command", "", `command that serves MCP over stdio, e.g. "sezzlee demo --stdio" (split on spaces; quote with '' or "")`)
 	fs.StringVar(&f.tool, "tool", "", "tool for validation-retry, sdk-rejection and tool-changed (default createOrder)")
 	fs.BoolVar(&f.list, "list", false, "list the scenarios and exit")
 	fs.DurationVar(&f.maxWait, "max-wait", agent.DefaultMaxWait, "longest wait a retryable envelope may ask for")
@@ -60,7 +61,68 @@ func parseAgentFlags(stderr io.Writer, args []string) (*agentFlags, error) {
 	if (f.url == "") == (strings.TrimSpace(f.command) == "") {
 		return nil, fmt.Errorf("%w: give exactly one of --url and --command", errUsage)
 	}
+	if f.command != "" {
+		argv, err := splitCommand(f.command)
+		if err != nil {
+			return nil, fmt.Errorf("%w: --command: %v", errUsage, err)
+		}
+		f.argv = argv
+	}
 	return &f, nil
+}
+
+// splitCommand splits a command line on blanks. Single quotes keep
+// everything inside them; double quotes keep blanks and honour a backslash
+// before a double quote or a backslash; outside quotes a backslash keeps the next character. No
+// variables, globs or other shell syntax.
+func splitCommand(s string) ([]string, error) {
+	var out []string
+	var cur strings.Builder
+	inWord := false
+	var quote rune
+	escaped := false
+	for _, c := range s {
+		switch {
+		case escaped:
+			if quote == '"' && c != '"' && c != '\\' {
+				cur.WriteRune('\\')
+			}
+			cur.WriteRune(c)
+			escaped = false
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			} else {
+				cur.WriteRune(c)
+			}
+		case c == '\\':
+			escaped, inWord = true, true
+		case quote == '"':
+			if c == '"' {
+				quote = 0
+			} else {
+				cur.WriteRune(c)
+			}
+		case c == '\'' || c == '"':
+			quote, inWord = c, true
+		case c == ' ' || c == '\t' || c == '\n':
+			if inWord {
+				out = append(out, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(c)
+			inWord = true
+		}
+	}
+	if quote != 0 || escaped {
+		return nil, errors.New("unterminated quote or escape")
+	}
+	if inWord {
+		out = append(out, cur.String())
+	}
+	return out, nil
 }
 
 func runAgent(ctx context.Context, e *env, args []string) int {
@@ -89,8 +151,7 @@ func runAgent(ctx context.Context, e *env, args []string) int {
 	if f.url != "" {
 		transport = &mcp.StreamableClientTransport{Endpoint: f.url}
 	} else {
-		argv := strings.Fields(f.command)
-		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd := exec.Command(f.argv[0], f.argv[1:]...)
 		cmd.Stderr = e.stderr
 		transport = &mcp.CommandTransport{Command: cmd}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,6 +29,7 @@ func TestAgentUsage(t *testing.T) {
 		{"both servers", []string{"--scenario", "all", "--url", "http://x", "--command", "sezzlee demo --stdio"}, "exactly one of --url and --command"},
 		{"stray argument", []string{"--scenario", "all", "extra"}, `unexpected argument "extra"`},
 		{"unknown flag", []string{"--bogus"}, "flag provided but not defined"},
+		{"unterminated quote", []string{"--scenario", "all", "--command", `"sezzlee demo`}, "unterminated quote"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -84,4 +86,28 @@ func TestAgentAgainstDemo(t *testing.T) {
 			t.Errorf("exit code = %d, want 0\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 		}
 	})
+}
+
+func TestSplitCommand(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    []string
+		wantErr bool
+	}{
+		{"sezzlee demo --stdio", []string{"sezzlee", "demo", "--stdio"}, false},
+		{"  a\tb  ", []string{"a", "b"}, false},
+		{`'/opt/my tools/sezzlee' serve --spec "a b.yaml"`, []string{"/opt/my tools/sezzlee", "serve", "--spec", "a b.yaml"}, false},
+		{`a\ b c`, []string{"a b", "c"}, false},
+		{`"say \"hi\" \n"`, []string{`say "hi" \n`}, false},
+		{`'it''s'`, []string{"its"}, false},
+		{`""`, []string{""}, false},
+		{`"open`, nil, true},
+		{`trailing\`, nil, true},
+	}
+	for _, tt := range tests {
+		got, err := splitCommand(tt.in)
+		if (err != nil) != tt.wantErr || !slices.Equal(got, tt.want) {
+			t.Errorf("splitCommand(%q) = %q, %v; want %q, error %v", tt.in, got, err, tt.want, tt.wantErr)
+		}
+	}
 }
