@@ -73,8 +73,8 @@ func parseAgentFlags(stderr io.Writer, args []string) (*agentFlags, error) {
 
 // splitCommand splits a command line on blanks. Single quotes keep
 // everything inside them; double quotes keep blanks and honour a backslash
-// before a double quote or a backslash; outside quotes a backslash keeps the next character. No
-// variables, globs or other shell syntax.
+// before a double quote or a backslash; outside quotes a backslash keeps the
+// next character. There are no variables, globs or other shell syntax.
 func splitCommand(s string) ([]string, error) {
 	var out []string
 	var cur strings.Builder
