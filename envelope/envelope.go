@@ -4,7 +4,14 @@
 //
 // An envelope with Status describes what the backend did; an envelope
 // without it describes what sezzlee refused or could not send. Every text
-// from a backend passes the leak filter before it is put in an envelope.
+// from a backend passes the leak filter (package leak) before it is put in
+// an envelope.
+//
+// The codes live in one append-only table (Codes, Lookup) that
+// spec/error-mapping.md publishes; the shapes are spec/invoke-result.schema.json,
+// embedded, and Validate checks any envelope against it. FromResponse maps
+// a backend's answer; Reject and Retry build sezzlee's own errors, and
+// TooLarge, Timeout, Unreachable and Internal build the guards'.
 package envelope
 
 import "encoding/json"
@@ -54,8 +61,12 @@ type Field struct {
 
 // Payload describes a response that was too large to hand to the agent.
 type Payload struct {
-	Bytes       int64  `json:"bytes"`
-	Limit       int64  `json:"limit"`
+	// Bytes is the body's size, or the bytes read before the read bound
+	// stopped reading (the body is then larger).
+	Bytes int64 `json:"bytes"`
+	// Limit is the most the agent may receive, which Bytes passed.
+	Limit int64 `json:"limit"`
+	// ContentType is the body's media type, when the backend sent one.
 	ContentType string `json:"contentType,omitempty"`
 }
 

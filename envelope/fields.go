@@ -256,9 +256,9 @@ func fieldsOfItems(items []any) []rawField {
 				continue
 			}
 			out = append(out, rawField{raw: raw, path: path, msg: msg})
-		case string:
-			out = append(out, fieldsOfSentences([]any{it})...)
 		}
+		// A bare string in a list ("errors": ["Not found"]) names no
+		// field; it is not taken apart.
 	}
 	return out
 }
@@ -324,7 +324,8 @@ func fieldsOfSentences(list []any) []rawField {
 		} else {
 			name, _, _ = strings.Cut(s, " ")
 		}
-		if name == "" || name == s || !identifierish(name) {
+		// Property names start in lower case; "Not found" is no field.
+		if name == "" || name == s || !identifierish(name) || !unicode.IsLower([]rune(name)[0]) {
 			continue
 		}
 		out = append(out, rawField{raw: name, path: splitPath(name), msg: s})

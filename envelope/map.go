@@ -210,7 +210,7 @@ func failure(r *Response, opts *MapOptions) *Envelope {
 
 	var root any
 	ct := mediaType(r.Header)
-	if !r.Truncated && (ct == "" || isJSONType(ct)) {
+	if !r.Truncated && len(r.Body) <= maxErrorJSON && (ct == "" || isJSONType(ct)) {
 		root, _ = decodeOrdered(r.Body)
 	}
 	text, withheld := "", false
@@ -241,6 +241,11 @@ func failure(r *Response, opts *MapOptions) *Envelope {
 	e.Reference = reference(r.Header, root)
 	return e
 }
+
+// maxErrorJSON bounds the error body parsed for fields and text: a
+// validation body is a few kilobytes, and a larger one is not worth the
+// work on every error.
+const maxErrorJSON = 1 << 20
 
 // compose joins the code's fixed message and the backend's filtered text.
 func compose(fixed, text string, withheld bool) string {

@@ -442,3 +442,24 @@ func BenchmarkFromResponse(b *testing.B) {
 		FromResponse(r, opts)
 	}
 }
+
+func TestNoFieldsFromOtherBodies(t *testing.T) {
+	bodies := []string{
+		`{"errors":["Not found"]}`,
+		`{"message":["Not found","Try later"]}`,
+		`{"message":"quantity is wrong"}`,
+		`{"error":"invalid_request","error_description":"The request is missing a parameter."}`,
+		`[1,2,3]`,
+		`"just a string"`,
+		`{"errors":{}}`,
+		`{"errors":[{"code":"E1"}]}`,
+	}
+	for _, b := range bodies {
+		e := FromResponse(&Response{Status: 400, Header: http.Header{"Content-Type": {"application/json"}}, Body: []byte(b)},
+			&MapOptions{Arguments: []string{"quantity"}})
+		mustValidate(t, e)
+		if len(e.Fields) != 0 {
+			t.Errorf("body %s gave fields %+v; want none", b, e.Fields)
+		}
+	}
+}
