@@ -1,6 +1,11 @@
 package search
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 func TestStem(t *testing.T) {
 	// Expected stems are those of the reference Snowball English stemmer.
@@ -59,4 +64,27 @@ func FuzzStem(f *testing.F) {
 			t.Fatalf("stem(%q) = %q: longer than the word", w, s)
 		}
 	})
+}
+
+// TestStemReference compares stem with the reference Snowball stemmer on
+// words taken from real API descriptions (testdata/stems.txt).
+func TestStemReference(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "stems.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, line := range strings.Split(string(data), "\n") {
+		word, want, ok := strings.Cut(line, " ")
+		if !ok || strings.HasPrefix(line, "#") {
+			continue
+		}
+		n++
+		if got := stem(word); got != want {
+			t.Errorf("stem(%q) = %q, want %q", word, got, want)
+		}
+	}
+	if n < 1000 {
+		t.Fatalf("read %d words from testdata/stems.txt, want at least 1000", n)
+	}
 }
