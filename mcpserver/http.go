@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -31,7 +32,7 @@ func (s *Server) Handler() http.Handler {
 	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
 		Stateless:           s.opts.Stateless,
 		MaxRequestBodyBytes: s.opts.MaxRequestBytes,
-		Logger:              s.log,
+		Logger:              slog.New(minLevel{s.log.Handler(), slog.LevelWarn}),
 	})
 	h = s.carry(h)
 	h = s.identify(h)

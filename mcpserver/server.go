@@ -138,7 +138,7 @@ func New(opts *Options) (*Server, error) {
 
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: s.opts.Name, Version: s.opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
-		Logger:       s.log,
+		Logger:       slog.New(minLevel{s.log.Handler(), slog.LevelWarn}),
 	})
 	s.addTools()
 	return s, nil
@@ -230,4 +230,23 @@ func newSnapshot(sources []Source, searchOpts *search.Options) (*snapshot, error
 		}
 	}
 	return snap, nil
+}
+
+// minLevel passes on records at or above level: the SDK logs every session
+// at Info, which would drown the per-call records.
+type minLevel struct {
+	slog.Handler
+	level slog.Level
+}
+
+func (m minLevel) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= m.level && m.Handler.Enabled(ctx, l)
+}
+
+func (m minLevel) WithAttrs(as []slog.Attr) slog.Handler {
+	return minLevel{m.Handler.WithAttrs(as), m.level}
+}
+
+func (m minLevel) WithGroup(name string) slog.Handler {
+	return minLevel{m.Handler.WithGroup(name), m.level}
 }
