@@ -268,7 +268,7 @@ func (c *converter) keywords(n *yaml.Node, a *loc) any {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i].Value
 		v := deref(n.Content[i+1])
-		if v == nil {
+		if v == nil || repeatedKey(n, i) {
 			continue
 		}
 		wrong := func(want string) { l.warn(a.child(k), v, fmt.Sprintf("%s must be %s; dropped", k, want)) }
@@ -277,7 +277,7 @@ func (c *converter) keywords(n *yaml.Node, a *loc) any {
 			if s, ok := str(v); ok {
 				switch {
 				case validTypes[s]:
-					types = append(types, s)
+					types = appendUnique(types, s)
 				case s == "file" && l.version == 2:
 					file = true
 				default:
@@ -407,6 +407,9 @@ func (c *converter) keywords(n *yaml.Node, a *loc) any {
 			props := make(obj, 0, len(v.Content)/2)
 			pa := a.child(k)
 			pairs(v, func(name string, kn, p *yaml.Node) bool {
+				if _, dup := props.get(name); dup {
+					return true // JSON allows repeated keys; the first one counts
+				}
 				if k == "properties" && c.readOnly(p, a.doc) {
 					if readOnly == nil {
 						readOnly = map[string]bool{}
@@ -595,4 +598,15 @@ func bound(s string, max int) string {
 		n++
 	}
 	return s
+}
+
+// repeatedKey reports whether the key at index i of mapping n appeared
+// before it; JSON allows repeated keys, and the first one counts.
+func repeatedKey(n *yaml.Node, i int) bool {
+	for j := 0; j < i; j += 2 {
+		if n.Content[j].Value == n.Content[i].Value {
+			return true
+		}
+	}
+	return false
 }
