@@ -356,7 +356,6 @@ func appendDeep(q []byte, name string, v any) []byte {
 	return appendPair(q, name, scalar(v), false)
 }
 
-
 // escape percent-encodes s for a path segment or a query component: every
 // byte but RFC 3986's unreserved characters. With allowReserved, reserved
 // characters stay as they are, except those that would change how the
