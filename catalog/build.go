@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -124,7 +125,7 @@ func (l *loader) build(source, base string, data []byte) (*Catalog, error) {
 	c.APIVersion = bound(strOf(info, "version"), 100)
 	c.Servers = l.servers(root, source)
 	c.SecuritySchemes = l.securitySchemes(root, top)
-	if l.version >= 31 {
+	if l.version >= 31 && (bytes.Contains(data, []byte("$id")) || bytes.Contains(data, []byte("$anchor"))) {
 		l.indexIDs(doc)
 	}
 	docSecurity := l.security(get(root, "security"), top.child("security"))

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -165,8 +166,17 @@ func (l *loader) indexIDs(doc *document) {
 	if !isMap(schemas) {
 		return
 	}
-	var walk func(n *yaml.Node, base *url.URL, ptr string, depth int)
-	walk = func(n *yaml.Node, base *url.URL, ptr string, depth int) {
+	var path []string // JSON pointer segments of the node being walked
+	ptr := func() string {
+		var b strings.Builder
+		for _, s := range path {
+			b.WriteByte('/')
+			b.WriteString(pointerEscape(s))
+		}
+		return b.String()
+	}
+	var walk func(n *yaml.Node, base *url.URL, depth int)
+	walk = func(n *yaml.Node, base *url.URL, depth int) {
 		if depth > l.opts.MaxDepth {
 			return
 		}
@@ -176,29 +186,35 @@ func (l *loader) indexIDs(doc *document) {
 				if u, err := url.Parse(id); err == nil {
 					base = base.ResolveReference(u)
 					base.Fragment = ""
-					l.ids[base.String()] = target{doc: doc, node: n, ptr: ptr, name: lastSegment(base.Path)}
+					l.ids[base.String()] = target{doc: doc, node: n, ptr: ptr(), name: lastSegment(base.Path)}
 				}
 			}
 			if a, ok := str(get(n, "$anchor")); ok {
 				u := *base
 				u.Fragment = a
-				l.ids[u.String()] = target{doc: doc, node: n, ptr: ptr, name: a}
+				l.ids[u.String()] = target{doc: doc, node: n, ptr: ptr(), name: a}
 			}
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				switch k := n.Content[i].Value; k {
 				case "example", "examples", "enum", "const", "default":
 				default:
-					walk(n.Content[i+1], base, ptr+"/"+pointerEscape(k), depth+1)
+					path = append(path, k)
+					walk(n.Content[i+1], base, depth+1)
+					path = path[:len(path)-1]
 				}
 			}
 		case yaml.SequenceNode:
 			for i, c := range n.Content {
-				walk(c, base, fmt.Sprintf("%s/%d", ptr, i), depth+1)
+				path = append(path, strconv.Itoa(i))
+				walk(c, base, depth+1)
+				path = path[:len(path)-1]
 			}
 		}
 	}
+	path = append(path, "components", "schemas", "")
 	pairs(schemas, func(k string, _, v *yaml.Node) bool {
-		walk(v, idBase, "/components/schemas/"+pointerEscape(k), 0)
+		path[2] = k
+		walk(v, idBase, 0)
 		return true
 	})
 }
