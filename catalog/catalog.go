@@ -1,17 +1,3 @@
-// Package catalog turns an OpenAPI description (Swagger 2.0, OpenAPI 3.0 or
-// 3.1) into an immutable set of agent tools, one per operation.
-//
-// A Tool carries everything the layers above need and nothing they would have
-// to re-derive from the description: a name that every major LLM API accepts,
-// a bounded description, a flat JSON Schema 2020-12 input schema, the Binding
-// that tells invoke where each argument goes on the wire, the security schemes
-// the host must satisfy, annotations, and a Version that changes exactly when
-// the name, input schema or binding changes.
-//
-// Descriptions are untrusted input. Loading repairs what it can and reports
-// each repair as a Warning naming its location; an operation that cannot be
-// made usable is listed in Skipped with its reason; the rest of the catalog
-// loads. A built Catalog is never mutated: a reload builds a new one.
 package catalog
 
 import (

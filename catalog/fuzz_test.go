@@ -22,6 +22,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("openapi: 3.1.0\npaths:\n  /a:\n    get:\n      parameters:\n        - $ref: '#/paths/~1a/get/parameters/0'\n"))
 	f.Add([]byte("openapi: 3.0.0\ncomponents: {schemas: {A: {$ref: '#/components/schemas/A'}}}\npaths: {/a: {post: {requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/A'}}}}}}}\n"))
 	f.Add([]byte("openapi: 3.1.0\npaths: {/x: {get: {parameters: [{name: q, in: query, schema: {$recursiveRef: '#'}}]}}}\n"))
+	f.Add([]byte("openapi: 3.0.0\ncomponents: {schemas: {Arr: {type: array, items: {$ref: '#/components/schemas/Arr'}}}}\npaths: {/u: {post: {requestBody: {content: {multipart/form-data: {schema: {type: object, properties: {t: {$ref: '#/components/schemas/Arr'}}}}}}}}}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 64<<10 {
 			return

@@ -591,7 +591,7 @@ func (l *loader) requestBody(op *operation) *bodyShape {
 		ref, _ := str(r)
 		t, err := l.resolve(doc, ref)
 		if err != nil {
-			l.warn(at.child("$ref"), r, "requestBody $ref not followed: "+errText(err, ref)+"; the body is left out")
+			l.warn(at.child("$ref"), r, "requestBody $ref not followed: "+err.Error()+"; the body is left out")
 			return nil
 		}
 		rb, doc, at = t.node, t.doc, &loc{doc: t.doc, ptr: t.ptr}
@@ -620,8 +620,6 @@ func (l *loader) requestBody(op *operation) *bodyShape {
 	l.shapeBody(body, bestKind, schema, doc, sat, func(name string) *yaml.Node { return get(encoding, name) })
 	return body
 }
-
-func errText(err error, _ string) string { return err.Error() }
 
 // shapeBody fills body from its schema: the properties of an object, or
 // the whole body as one argument.
@@ -765,8 +763,9 @@ func (l *loader) objectShape(n *yaml.Node, doc *document, at *loc, depth int) ([
 	return props, true
 }
 
-// isFile reports whether a multipart property carries a file.
-func (l *loader) isFile(n *yaml.Node, doc *document) bool {
+// follow follows a chain of references from n, at most 8 long, and
+// returns where it ends (n itself when it is not a reference).
+func (l *loader) follow(n *yaml.Node, doc *document) (*yaml.Node, *document) {
 	for i := 0; i < 8; i++ {
 		r, ok := str(get(n, "$ref"))
 		if !ok {
@@ -774,10 +773,19 @@ func (l *loader) isFile(n *yaml.Node, doc *document) bool {
 		}
 		t, err := l.resolve(doc, r)
 		if err != nil {
-			return false
+			break
 		}
 		n, doc = t.node, t.doc
 	}
+	return n, doc
+}
+
+// isFile reports whether a multipart property carries a file, or an array
+// of files.
+func (l *loader) isFile(n *yaml.Node, doc *document) bool { return l.isFileAt(n, doc, true) }
+
+func (l *loader) isFileAt(n *yaml.Node, doc *document, arrayOK bool) bool {
+	n, doc = l.follow(n, doc)
 	typ := strOf(n, "type")
 	switch strOf(n, "format") {
 	case "binary", "base64":
@@ -795,32 +803,16 @@ func (l *loader) isFile(n *yaml.Node, doc *document) bool {
 	if mt := strOf(n, "contentMediaType"); mt != "" && mediaKind(mt) == kindBinary {
 		return true
 	}
-	if typ == "array" && depthOK(n) {
-		return l.isFile(get(n, "items"), doc)
-	}
-	return false
+	return typ == "array" && arrayOK && l.isFileAt(get(n, "items"), doc, false)
 }
-
-// depthOK stops isFile from following items of items forever.
-func depthOK(n *yaml.Node) bool { return get(get(n, "items"), "items") == nil }
 
 // fileArgSchema is the schema of a file argument, keeping the description
 // the property or parameter had; an array of files is an array of them.
 func (l *loader) fileArgSchema(n *yaml.Node, doc *document) obj {
 	desc := bound(strOf(n, "description"), maxSchemaDescription)
-	for i := 0; i < 8; i++ {
-		r, ok := str(get(n, "$ref"))
-		if !ok {
-			break
-		}
-		t, err := l.resolve(doc, r)
-		if err != nil {
-			break
-		}
-		n, doc = t.node, t.doc
-		if desc == "" {
-			desc = bound(strOf(n, "description"), maxSchemaDescription)
-		}
+	n, _ = l.follow(n, doc)
+	if desc == "" {
+		desc = bound(strOf(n, "description"), maxSchemaDescription)
 	}
 	if strOf(n, "type") == "array" {
 		return obj{{"type", "array"}, {"description", firstNonEmpty(desc, "The files to send.")}, {"items", fileSchema(strOf(get(n, "items"), "description"))}}

@@ -119,12 +119,8 @@ func (c *converter) readOnly(p *yaml.Node, doc *document) bool {
 	if boolOf(p, "readOnly") {
 		return true
 	}
-	if ref, ok := str(get(p, "$ref")); ok {
-		if t, err := c.l.resolve(doc, ref); err == nil {
-			return boolOf(t.node, "readOnly")
-		}
-	}
-	return false
+	t, _ := c.l.follow(p, doc)
+	return boolOf(t, "readOnly")
 }
 
 // convert returns the JSON Schema for node n found at a.
