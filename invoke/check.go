@@ -162,7 +162,7 @@ func (b *builder) checkTypes() {
 			b.fail(envelope.MissingPathParameter, ab.Name, "Path parameter '%s' is required and must not be empty.", ab.Name)
 		}
 	}
-	if b.plan.schema == nil {
+	if b.plan.schema == nil || b.plainlyTyped() {
 		return
 	}
 	err := b.plan.schema.Validate(b.args)
@@ -211,4 +211,65 @@ func (b *builder) leaves(e *jsonschema.ValidationError) {
 	case *kind.FalseSchema:
 		b.fail(envelope.InvalidType, name, "Argument '%s'%s is not allowed.", name, where)
 	}
+}
+
+// plainlyTyped reports that the validator has nothing to find: every path
+// parameter is present and every argument is a scalar, or an array of
+// scalars, of its decided type. It is a shortcut for the common call; any
+// doubt goes to the validator, which decides.
+func (b *builder) plainlyTyped() bool {
+	for _, ab := range b.plan.args {
+		v, ok := b.args[ab.Name]
+		if !ok {
+			if ab.In == catalog.InPath {
+				return false
+			}
+			continue
+		}
+		if ab.File || ab.Type == "" {
+			if ab.File {
+				continue
+			}
+			return false
+		}
+		if list, ok := v.([]any); ok && ab.Type == "array" {
+			if ab.ItemsType == "" {
+				return false
+			}
+			for _, it := range list {
+				if !scalarOf(it, ab.ItemsType) {
+					return false
+				}
+			}
+			continue
+		}
+		if !scalarOf(v, ab.Type) {
+			return false
+		}
+	}
+	return true
+}
+
+// scalarOf reports that v is a non-null scalar of JSON type typ.
+func scalarOf(v any, typ string) bool {
+	switch x := v.(type) {
+	case string:
+		return typ == "string"
+	case bool:
+		return typ == "boolean"
+	case json.Number:
+		if typ == "number" {
+			return true
+		}
+		if typ != "integer" {
+			return false
+		}
+		for i := 0; i < len(x); i++ {
+			if c := x[i]; (c < '0' || c > '9') && !(i == 0 && c == '-') {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
