@@ -36,7 +36,13 @@ func lookDefs(s any, defs obj) any {
 // typeInfo reads the decided type of a converted schema: a single type, or
 // a single type with "null" (nullable). A type left open by composition is
 // empty, except that anyOf [X, {type: null}] (a nullable reference) is X.
-func typeInfo(s any, defs obj) typeFacts {
+func typeInfo(s any, defs obj) typeFacts { return typeInfoAt(s, defs, 0) }
+
+// typeInfoAt is typeInfo at a nesting depth; recursive schemas stop it.
+func typeInfoAt(s any, defs obj, depth int) typeFacts {
+	if depth > 8 {
+		return typeFacts{}
+	}
 	s = lookDefs(s, defs)
 	o, ok := s.(obj)
 	if !ok {
@@ -63,7 +69,7 @@ func typeInfo(s any, defs obj) typeFacts {
 			if list, ok := alts.([]any); ok && len(list) == 2 {
 				if n, ok := list[1].(obj); ok && len(n) == 1 {
 					if t, _ := n.get("type"); t == "null" {
-						inner := typeInfo(list[0], defs)
+						inner := typeInfoAt(list[0], defs, depth+1)
 						inner.nullable = true
 						return inner
 					}
@@ -77,7 +83,7 @@ func typeInfo(s any, defs obj) typeFacts {
 	switch f.typ {
 	case "array":
 		if it, ok := o.get("items"); ok {
-			f.items = typeInfo(it, defs).typ
+			f.items = typeInfoAt(it, defs, depth+1).typ
 		}
 	case "object":
 		_, props := o.get("properties")
