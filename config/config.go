@@ -57,8 +57,11 @@ type Source struct {
 	Prefix string `yaml:"prefix"`
 	// Filter selects the operations that become tools; empty keeps all.
 	Filter Filter `yaml:"filter"`
-	// Deferred names the arguments the host supplies from the caller.
-	Deferred []string `yaml:"deferred"`
+	// Deferred maps each argument the host supplies to where its value
+	// comes from: "subject" (the authenticated caller's subject) or
+	// "claim:NAME" (one claim of the caller's token). The arguments leave
+	// the agent's input schema.
+	Deferred map[string]string `yaml:"deferred"`
 	// Credentials maps a security scheme's name to where its secret is.
 	Credentials map[string]Credential `yaml:"credentials"`
 	// Timeout bounds each call; zero means the invoker's default (30s).
@@ -225,6 +228,11 @@ func (c *Config) Validate() error {
 		prefixes[s.Prefix] = i
 		if s.Timeout < 0 || s.MaxResponseBytes < 0 || s.MaxAgentBytes < 0 {
 			bad("%s: timeout and limits must not be negative", at)
+		}
+		for name, from := range s.Deferred {
+			if from != "subject" && (!strings.HasPrefix(from, "claim:") || len(from) == len("claim:")) {
+				bad("%s.deferred.%s: %q must be subject or claim:NAME", at, name, from)
+			}
 		}
 		for scheme, cred := range s.Credentials {
 			ca := fmt.Sprintf("%s.credentials.%s", at, scheme)

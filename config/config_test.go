@@ -20,7 +20,7 @@ sources:
     spec: ./orders.yaml
     upstream: https://orders.example/api
     prefix: orders_
-    deferred: [owner]
+    deferred: {owner: subject, tenant: 'claim:tenant_id'}
     timeout: 10s
     maxAgentBytes: 32768
     filter:
@@ -75,6 +75,8 @@ func TestParseBad(t *testing.T) {
 		{"api key without env", "auth:\n  apiKeys: [{name: ci}]\n", "needs name and env"},
 		{"bad origin", "allowedOrigins: [app.example]\n", "is not an origin"},
 		{"bad path", "path: mcp\n", "must start with /"},
+		{"deferred list", "sources:\n  - spec: a\n    upstream: https://a.example\n    deferred: [owner]\n", "line 4: cannot unmarshal"},
+		{"deferred bad source", "sources:\n  - spec: a\n    upstream: https://a.example\n    deferred: {owner: header}\n", `"header" must be subject or claim:NAME`},
 		{"two documents", "listen: a\n---\nlisten: b\n", "more than one YAML document"},
 	}
 	for _, tt := range tests {
