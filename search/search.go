@@ -127,6 +127,7 @@ var (
 // with New; it is immutable and safe for concurrent use.
 type Searcher struct {
 	tools     []*catalog.Tool
+	byName    map[string]*catalog.Tool
 	ix        *index
 	opts      Options
 	synWeight float64
@@ -142,7 +143,10 @@ func New(cat *catalog.Catalog, opts *Options) (*Searcher, error) {
 }
 
 func newSearcher(tools []*catalog.Tool, opts *Options) (*Searcher, error) {
-	s := &Searcher{tools: tools}
+	s := &Searcher{tools: tools, byName: make(map[string]*catalog.Tool, len(tools))}
+	for _, t := range tools {
+		s.byName[t.Name] = t
+	}
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -259,7 +263,7 @@ func (s *Searcher) dominates(hits []Hit) bool {
 	return len(hits) == 1 || hits[0].Score >= r*hits[1].Score
 }
 
-// errRankerPanic reports a panic inside the bound ranker.
+// rankerPanicError reports a panic inside the bound ranker.
 type rankerPanicError struct{ v any }
 
 func (e rankerPanicError) Error() string { return fmt.Sprintf("search: ranker panicked: %v", e.v) }
@@ -267,11 +271,9 @@ func (e rankerPanicError) Error() string { return fmt.Sprintf("search: ranker pa
 // bound asks the bound ranker and keeps only the hits it may return.
 func (s *Searcher) bound(ctx context.Context, q Query) (res *Result, err error) {
 	tools := make([]*catalog.Tool, 0, len(s.tools))
-	byName := make(map[string]*catalog.Tool, len(s.tools))
 	for _, t := range s.tools {
 		if keep(t, q) {
 			tools = append(tools, t)
-			byName[t.Name] = t
 		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.opts.RankerTimeout)
@@ -289,15 +291,16 @@ func (s *Searcher) bound(ctx context.Context, q Query) (res *Result, err error) 
 		return nil, fmt.Errorf("search: ranker answered after its deadline: %w", err)
 	}
 	res = &Result{Hits: make([]Hit, 0, min(len(hits), q.Limit))}
+	seen := make(map[string]bool, q.Limit)
 	for _, h := range hits {
 		if len(res.Hits) == q.Limit {
 			break
 		}
-		t, ok := byName[h.Name]
-		if !ok {
+		t, ok := s.byName[h.Name]
+		if !ok || seen[h.Name] || !keep(t, q) {
 			continue
 		}
-		delete(byName, h.Name) // a name counts once
+		seen[h.Name] = true // a name counts once
 		score := h.Score
 		if math.IsNaN(score) || math.IsInf(score, 0) {
 			score = 0
@@ -305,19 +308,9 @@ func (s *Searcher) bound(ctx context.Context, q Query) (res *Result, err error) 
 		res.Hits = append(res.Hits, hitOf(t, score))
 	}
 	if s.dominates(res.Hits) {
-		t, _ := s.toolNamed(res.Hits[0].Name)
-		res.Tool = definition(t)
+		res.Tool = definition(s.byName[res.Hits[0].Name])
 	}
 	return res, nil
-}
-
-func (s *Searcher) toolNamed(name string) (*catalog.Tool, bool) {
-	for _, t := range s.tools {
-		if t.Name == name {
-			return t, true
-		}
-	}
-	return nil, false
 }
 
 func definition(t *catalog.Tool) *catalog.Definition {

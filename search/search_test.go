@@ -298,6 +298,7 @@ func TestBoundRanker(t *testing.T) {
 		return []Hit{
 			{Name: "loginUser", Method: "LIE", Path: "/lie", Score: 0.9},
 			{Name: "no-such-tool", Score: 0.8},
+			{Name: "addPet", Score: 0.75}, // exists, but the tag filter excludes it
 			{Name: "loginUser", Score: 0.7}, // a repeat counts once
 			{Name: "createUser", Score: 0.2},
 		}, nil
@@ -355,5 +356,28 @@ func TestSearchDeprecatedRanksLower(t *testing.T) {
 	res := search(t, s, Query{Text: "list widgets"})
 	if got := names(res.Hits); !slices.Equal(got, []string{"b_new", "a_old"}) {
 		t.Errorf("Search = %v, want the current tool before the deprecated one that sorts first by name", got)
+	}
+}
+
+// TestSearchConcurrent runs searches from several goroutines; run it with
+// -race to check that a Searcher shares nothing mutable.
+func TestSearchConcurrent(t *testing.T) {
+	s := mustSearcher(t, petTools(), nil)
+	want := names(search(t, s, Query{Text: "remove a pet"}).Hits)
+	done := make(chan []string)
+	for range 8 {
+		go func() {
+			var got []string
+			for range 50 {
+				res, _ := s.Search(context.Background(), Query{Text: "remove a pet"})
+				got = names(res.Hits)
+			}
+			done <- got
+		}()
+	}
+	for range 8 {
+		if got := <-done; !slices.Equal(got, want) {
+			t.Errorf("concurrent Search = %v, want %v", got, want)
+		}
 	}
 }
