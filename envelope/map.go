@@ -161,10 +161,20 @@ func classify(ct string, body []byte) bodyKind {
 			return kindBinary
 		}
 		return kindText
+	case ct == "text/plain" && looksLikeJSONDocument(body):
+		// Many servers label JSON text/plain (Go's content sniffing does);
+		// an object or array that parses is handed over parsed.
+		return kindJSON
 	case isTextType(ct):
 		return kindText
 	}
 	return kindBinary
+}
+
+// looksLikeJSONDocument reports whether body is a JSON object or array.
+func looksLikeJSONDocument(body []byte) bool {
+	t := bytes.TrimSpace(body)
+	return len(t) > 1 && (t[0] == '{' || t[0] == '[') && json.Valid(t)
 }
 
 func isJSONType(ct string) bool {
