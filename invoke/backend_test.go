@@ -52,8 +52,8 @@ func TestHandlerRecorderIsBounded(t *testing.T) {
 	if rec.size != 4<<20 {
 		t.Errorf("recorder counted %d bytes, want %d", rec.size, 4<<20)
 	}
-	if env.Status != 200 {
-		t.Errorf("envelope %s, want the handler's 200 mapped", envJSON(env))
+	if env.Error != envelope.ResponseTooLarge || env.Payload == nil || env.Payload.Bytes != 4<<20 {
+		t.Errorf("envelope %s, want response_too_large counting all %d bytes", envJSON(env), 4<<20)
 	}
 }
 

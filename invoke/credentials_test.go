@@ -21,6 +21,7 @@ import (
 func TestConcurrentCredentialsNeverCross(t *testing.T) {
 	cat := mustParse(t, "testdata/pets.yaml", nil)
 	be := Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"auth":%q,"key":%q}`, r.Header.Get("Authorization"), r.Header.Get("X-Api-Key"))
 	}))
 	inv, err := New(&Options{
