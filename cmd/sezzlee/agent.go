@@ -178,6 +178,7 @@ func runAgent(ctx context.Context, e *env, args []string) int {
 		}
 		fmt.Fprintf(e.stdout, "  %s %-20s %d passed, %d failed\n", verdict, r.Scenario, r.Passed, r.Failed)
 	}
+	fmt.Fprintf(e.stdout, "scenarios: %d passed, %d failed\n", len(reports)-failed, failed)
 	if err := ctx.Err(); errors.Is(err, context.DeadlineExceeded) {
 		fmt.Fprintf(e.stderr, "sezzlee agent: the run exceeded --timeout %v\n", f.timeout)
 		return exitError

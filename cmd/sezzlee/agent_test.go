@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/sezzlee/sezzlee/agent/agenttest"
 )
 
@@ -73,8 +76,8 @@ func TestAgentAgainstDemo(t *testing.T) {
 	t.Run("streamable-http", func(t *testing.T) {
 		url := agenttest.StartDemo(t, bin)
 		code, stdout, stderr := runAgentCmd(t, "--scenario", "all", "--url", url)
-		if code != exitOK {
-			t.Errorf("exit code = %d, want 0\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+		if code != exitOK || !strings.Contains(stdout, "\nscenarios: 6 passed, 0 failed\n") {
+			t.Errorf("exit code = %d, want 0 and six scenarios passed\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 		}
 	})
 	t.Run("stdio", func(t *testing.T) {
@@ -82,8 +85,8 @@ func TestAgentAgainstDemo(t *testing.T) {
 		if strings.Contains(stderr, agenttest.StubMessage) {
 			t.Skip("sezzlee demo is not built yet")
 		}
-		if code != exitOK {
-			t.Errorf("exit code = %d, want 0\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+		if code != exitOK || !strings.Contains(stdout, "\nscenarios: 6 passed, 0 failed\n") {
+			t.Errorf("exit code = %d, want 0 and six scenarios passed\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 		}
 	})
 }
@@ -108,6 +111,33 @@ func TestSplitCommand(t *testing.T) {
 		got, err := splitCommand(tt.in)
 		if (err != nil) != tt.wantErr || !slices.Equal(got, tt.want) {
 			t.Errorf("splitCommand(%q) = %q, %v; want %q, error %v", tt.in, got, err, tt.want, tt.wantErr)
+		}
+	}
+}
+
+// TestAgentFailedCheckExits1 runs a scenario against a server whose
+// backend never fails: leak-check's checks fail, and so does the command.
+func TestAgentFailedCheckExits1(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "always-ok", Version: "test"}, nil)
+	answer := func(text string) mcp.ToolHandler {
+		return func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
+		}
+	}
+	obj := map[string]any{"type": "object"}
+	srv.AddTool(&mcp.Tool{Name: "load_tool", InputSchema: obj}, answer(`{"name":"getOrderInvoice","path":"/orders/{id}/invoice","version":"v1",
+		"inputSchema":{"type":"object","properties":{"id":{"type":"integer","minimum":1}},"required":["id"]}}`))
+	srv.AddTool(&mcp.Tool{Name: "invoke_tool", InputSchema: obj}, answer(`{"status":200,"body":{}}`))
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	defer hs.Close()
+
+	code, stdout, stderr := runAgentCmd(t, "--scenario", "leak-check", "--url", hs.URL)
+	if code != exitError {
+		t.Errorf("exit code = %d, want %d; stderr %s", code, exitError, stderr)
+	}
+	for _, want := range []string{"FAIL the backend's internal error is an error envelope", "scenarios: 0 passed, 1 failed"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
 	}
 }
