@@ -151,7 +151,16 @@ func (s Scenario) Run(ctx context.Context, c Caller, opts *Options) *Report {
 	o := opts.withDefaults()
 	r := &run{ctx: ctx, client: NewClient(c), opts: o, report: &Report{Scenario: s.Name}}
 	fmt.Fprintf(o.Out, "=== %s: %s\n", s.Name, s.Summary)
-	s.run(r)
+	func() {
+		// A server's answer the scenario did not foresee must end in a
+		// failed check, not in a crash of the client.
+		defer func() {
+			if p := recover(); p != nil {
+				r.check("the scenario runs to its end", false, "it stopped: %v", p)
+			}
+		}()
+		s.run(r)
+	}()
 	verdict := "PASS"
 	if !r.report.OK() {
 		verdict = "FAIL"

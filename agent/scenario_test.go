@@ -256,3 +256,16 @@ func TestScenariosCatchABrokenServer(t *testing.T) {
 		})
 	}
 }
+
+func TestScenarioPanicIsAFailedCheck(t *testing.T) {
+	s := Scenario{Name: "boom", Summary: "panics", run: func(r *run) {
+		r.check("first", true, "")
+		var m map[string]int
+		m["x"] = 1
+	}}
+	var out bytes.Buffer
+	rep := s.Run(context.Background(), nil, &Options{Out: &out})
+	if rep.OK() || rep.Failed != 1 || rep.FailedChecks()[0] != "the scenario runs to its end" {
+		t.Errorf("report = %+v, want one failed check for the panic; output:\n%s", rep, out.String())
+	}
+}
