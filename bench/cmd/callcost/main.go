@@ -66,7 +66,7 @@ func main() {
 	flag.DurationVar(&f.profile, "profile", 0, "if set, after measuring, profile each server that serves pprof for this long under the throughput load")
 	flag.StringVar(&f.protocol, "protocol", "2025-11-25", "MCP protocol version the bare client asks for")
 	flag.StringVar(&f.sezzleeBin, "sezzlee-bin", "", "prebuilt sezzlee binary; empty builds ./cmd/sezzlee")
-	flag.StringVar(&f.sezzleeFlags, "sezzlee-flags", "", "extra flags for sezzlee serve, space-separated (e.g. the one allowing a loopback upstream)")
+	flag.StringVar(&f.sezzleeFlags, "sezzlee-flags", "--allow-private-networks", "extra flags for sezzlee serve, space-separated")
 	flag.StringVar(&f.sezzleePath, "sezzlee-path", "/mcp", "path of sezzlee serve's MCP endpoint")
 	flag.StringVar(&f.sezzleeTool, "sezzlee-tool", "getItem", "name sezzlee gives the backend's operation")
 	flag.Parse()
