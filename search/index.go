@@ -60,6 +60,11 @@ type index struct {
 	coord float64
 	// deprecated multiplies the score of a deprecated operation.
 	deprecated float64
+	// lead holds each document's leading terms: the first word of its
+	// summary and of its name, where operations state their action. verb
+	// is the bonus for a query whose first word is that action; 0 for none.
+	lead [][2]string
+	verb float64
 }
 
 // fieldTerms returns the terms of each field of t, analysed by terms.
@@ -352,6 +357,9 @@ func (ix *index) score(cs []concept, keep func(doc int) bool) []scored {
 			if ix.tools[d].Deprecated {
 				s *= ix.deprecated
 			}
+			if ix.verb > 0 && len(cs) > 1 {
+				s *= 1 + ix.verb*ix.leads(cs[0], d)
+			}
 			out = append(out, scored{doc: d, score: s, matched: matched[d]})
 		}
 	}
@@ -395,15 +403,48 @@ var expand = buildExpansion(newAnalyzer(), synonymGroups)
 
 // buildBM25F builds the built-in index over tools.
 func buildBM25F(tools []*catalog.Tool) *index {
-	ix := &index{tools: tools, fields: builtinFields, k1: builtinK1, syn: expand, coord: builtinCoord, deprecated: deprecatedFactor}
+	ix := &index{tools: tools, fields: builtinFields, k1: builtinK1, syn: expand, coord: builtinCoord, deprecated: deprecatedFactor, verb: verbBonus}
 	a := newAnalyzer()
 	docs := make([][numFields][]string, len(tools))
+	ix.lead = make([][2]string, len(tools))
 	for i, t := range tools {
 		docs[i] = fieldTerms(t, a.terms)
+		if s := docs[i][fSummary]; len(s) > 0 {
+			ix.lead[i][0] = s[0]
+		}
+		if n := docs[i][fName]; len(n) > 0 {
+			ix.lead[i][1] = n[0]
+		}
 	}
 	ix.build(docs)
 	return ix
 }
+
+// leads returns the weight with which concept c names the action document
+// d leads with, 0 when it does not.
+func (ix *index) leads(c concept, d int) float64 {
+	var w float64
+	for _, t := range ix.lead[d] {
+		if t != "" {
+			w = max(w, weightIn(c, t))
+		}
+	}
+	return w
+}
+
+func weightIn(c concept, term string) float64 {
+	for _, a := range c.alts {
+		if a.term == term {
+			return a.weight
+		}
+	}
+	return 0
+}
+
+// verbBonus is the share by which a tool's score grows when the query's
+// first word is the action its summary or name leads with ("fix a typo in
+// a message" and "Updates a message"): agents state the action first.
+var verbBonus = 0.3
 
 // maxQueryTerms bounds the words of one query that are scored.
 const maxQueryTerms = 32

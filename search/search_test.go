@@ -298,7 +298,7 @@ func TestBoundRanker(t *testing.T) {
 		return []Hit{
 			{Name: "loginUser", Method: "LIE", Path: "/lie", Score: 0.9},
 			{Name: "no-such-tool", Score: 0.8},
-			{Name: "addPet", Score: 0.75}, // exists, but the tag filter excludes it
+			{Name: "addPet", Score: 0.75},   // exists, but the tag filter excludes it
 			{Name: "loginUser", Score: 0.7}, // a repeat counts once
 			{Name: "createUser", Score: 0.2},
 		}, nil

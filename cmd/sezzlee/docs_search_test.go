@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,7 +13,8 @@ import (
 // consoleBlock is one "$ sezzlee ..." command of a ```console block in a
 // document, with the output the document shows for it.
 type consoleBlock struct {
-	line int
+	line int // 1-based line of the command; its output follows
+	end  int // 0-based index of the line after the output
 	args []string
 	in   string // a file redirected to standard input, or ""
 	want string
@@ -43,6 +45,9 @@ func consoleBlocks(t *testing.T, doc string) []consoleBlock {
 			cur = &out[len(out)-1]
 		case inBlock && cur != nil:
 			cur.want += l + "\n"
+		}
+		if cur != nil {
+			cur.end = i + 1
 		}
 	}
 	return out
@@ -104,6 +109,8 @@ func TestDocsSearch(t *testing.T) {
 		t.Fatalf("found %d commands in docs/search.md, want at least 5", len(blocks))
 	}
 	t.Chdir(filepath.Join("..", ".."))
+	lines := strings.Split(string(doc), "\n")
+	got := make(map[int]string) // a block's first output line -> its new output
 	for _, b := range blocks {
 		if strings.Contains(strings.Join(b.args, " "), "../shared/") {
 			if _, err := os.Stat(filepath.Join("..", "shared")); err != nil {
@@ -125,8 +132,37 @@ func TestDocsSearch(t *testing.T) {
 			t.Errorf("line %d: sezzlee %q: exit %d, stderr %q", b.line, b.args, code, errb.String())
 			continue
 		}
-		if got, want := trimLines(out.String()), trimLines(b.want); got != want {
-			t.Errorf("line %d: sezzlee %q printed\n%s\nthe page shows\n%s", b.line, b.args, got, want)
+		if updateGolden() {
+			got[b.line] = trimLines(out.String())
+			continue
 		}
+		if got, want := trimLines(out.String()), trimLines(b.want); got != want {
+			t.Errorf("line %d: sezzlee %q printed\n%s\nthe page shows\n%s (go test -update rewrites the page)", b.line, b.args, got, want)
+		}
+	}
+	if updateGolden() {
+		// Replace each output, last first so earlier line numbers hold.
+		for i := len(blocks) - 1; i >= 0; i-- {
+			b := blocks[i]
+			if out, ok := got[b.line]; ok {
+				lines = append(lines[:b.line], append(strings.Split(out, "\n"), lines[b.end:]...)...)
+			}
+		}
+		if err := os.WriteFile(filepath.Join("docs", "search.md"), []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// updateGolden reports whether -update was given. The flag is registered
+// here unless another test file of the package already has.
+func updateGolden() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite golden files and documented outputs")
 	}
 }
