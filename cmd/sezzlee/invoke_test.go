@@ -111,3 +111,37 @@ func TestInvokeDescriptionServerNeedsPrivateFlag(t *testing.T) {
 		t.Errorf("with the flag: exit %d, stdout %s; want the call under /api", code, out)
 	}
 }
+
+// TestInvokeCommandInDocs runs the command docs/forms-and-files.md shows,
+// against a local server standing in for its upstream.
+func TestInvokeCommandInDocs(t *testing.T) {
+	srv, hits := petsBackend(t)
+	page, err := os.ReadFile("../../docs/forms-and-files.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(page), "```sh\n")
+	if !ok {
+		t.Fatal("the page has no sh block")
+	}
+	cmd, _, _ := strings.Cut(rest, "```")
+	args, err := shellWords(strings.ReplaceAll(cmd, "\\\n", " "))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(args) < 2 || args[0] != "sezzlee" || args[1] != "invoke" {
+		t.Fatalf("the sh block is not a sezzlee invoke command: %q", args)
+	}
+	for i, a := range args {
+		switch {
+		case a == "http://localhost:8080":
+			args[i] = srv.URL
+		case strings.HasPrefix(a, "invoke/testdata/"):
+			args[i] = "../../" + a
+		}
+	}
+	code, out, stderr := runCmd(t, args[1:]...)
+	if code != exitOK || hits.Load() != 1 || !strings.Contains(out, `"path": "/v1/documents/notes.txt"`) || !strings.Contains(out, `meet at noon`) {
+		t.Errorf("exit %d, hits %d\nstdout %s\nstderr %s", code, hits.Load(), out, stderr)
+	}
+}
