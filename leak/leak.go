@@ -133,7 +133,16 @@ type redactor struct{ withheld bool }
 
 // lines drops every line that is part of a stack trace.
 func (r *redactor) lines(s string) string {
-	if !strings.Contains(s, "\n") && !mayBeFrame(s) {
+	lower := strings.ToLower(s)
+	var active []*regexp.Regexp
+	for _, ru := range frameLines {
+		if ru.may(lower) {
+			active = append(active, ru.re)
+		}
+	}
+	goDump := strings.Contains(lower, "goroutine ")
+	python := strings.Contains(lower, "file \"")
+	if len(active) == 0 && !goDump && !python {
 		return s
 	}
 	in := strings.Split(s, "\n")
@@ -149,7 +158,7 @@ func (r *redactor) lines(s string) string {
 			continue
 		case inGo:
 			inGo = false
-		case goroutineHeader.MatchString(line):
+		case goDump && goroutineHeader.MatchString(line):
 			inGo = true
 			r.withheld = true
 			continue
@@ -159,12 +168,12 @@ func (r *redactor) lines(s string) string {
 			continue
 		}
 		pyIndent = -1
-		if pythonFrame.MatchString(line) {
+		if python && pythonFrame.MatchString(line) {
 			pyIndent = indent
 			r.withheld = true
 			continue
 		}
-		if isFrame(line) {
+		if matchAny(active, line) {
 			r.withheld = true
 			continue
 		}
@@ -173,14 +182,8 @@ func (r *redactor) lines(s string) string {
 	return strings.Join(out, "\n")
 }
 
-// mayBeFrame is a cheap test that lets a one-line message skip the frame
-// rules when it cannot match any of them.
-func mayBeFrame(s string) bool {
-	return strings.ContainsAny(s, "(#:*-.^~[") || strings.HasPrefix(strings.TrimSpace(s), "at ")
-}
-
-func isFrame(line string) bool {
-	for _, re := range frameLines {
+func matchAny(res []*regexp.Regexp, line string) bool {
+	for _, re := range res {
 		if re.MatchString(line) {
 			return true
 		}
@@ -235,7 +238,9 @@ func (r *redactor) apply(s string) string {
 			return v
 		})
 	}
-	if strings.ContainsAny(s, ".:\\") || strings.Contains(s, "Exception") {
+	hasColon := strings.Contains(s, ":")
+	if hasColon || strings.Contains(s, "\\") || strings.Contains(s, "Exception") || strings.Contains(s, "Error") ||
+		strings.Contains(s, "Violation") || strings.Contains(s, "Fault") {
 		s = r.fn(exceptionName, s, func(m string) string {
 			if strings.HasSuffix(strings.TrimRight(m, " \t"), ":") {
 				return ""
@@ -251,9 +256,16 @@ func (r *redactor) apply(s string) string {
 			s = r.group(re, s, 1, func(string) string { return Placeholder })
 		}
 	}
-	if strings.Contains(s, ".") {
+	if hasColon && strings.Contains(s, ".") {
 		s = r.spans(sourceRef, s)
-		s = r.spans(internalHost, s)
+	}
+	for _, tld := range internalTLDs {
+		if strings.Contains(lower, tld) {
+			s = r.spans(internalHost, s)
+			break
+		}
+	}
+	if strings.Contains(s, ".") && strings.ContainsAny(s, "0123456789") {
 		s = r.fn(ipv4, s, internalIP)
 	}
 	if strings.Contains(lower, "localhost") {

@@ -22,40 +22,41 @@ var goroutineHeader = regexp.MustCompile(`(?:^|\s)goroutine \d+ \[[^\]]*\]:?\s*$
 // is the source line it points at.
 var pythonFrame = regexp.MustCompile(`^\s*File "[^"]*", line \d+`)
 
-// frameLines are whole lines of a stack trace, by stack.
-var frameLines = []*regexp.Regexp{
+// frameLines are whole lines of a stack trace, by stack, each with the
+// hints that gate it.
+var frameLines = []rule{
 	// Java, Kotlin, Scala, .NET, Node: "at pkg.Type.method(", "at Object.<anonymous> (".
-	regexp.MustCompile(`^\s*at\s+(?:async\s+)?\S*\.\S*\s?\(`),
+	{regexp.MustCompile(`^\s*at\s+(?:async\s+)?\S*\.\S*\s?\(`), []string{"at "}},
 	// Node, Rust and anything else ending in file:line:column.
-	regexp.MustCompile(`^\s*at\s+(?:.*\s)?\(?\S*:\d+:\d+\)?\s*$`),
-	regexp.MustCompile(`^\s*at\s+.*\((?:native|<anonymous>|index \d+)\)\s*$`),
-	regexp.MustCompile(`^\s*\.\.\.\s*\d+\s+(?:more|common frames omitted)\s*$`),
-	regexp.MustCompile(`^\s*Exception in thread "`),
-	regexp.MustCompile(`(?i)^\s*-{3}.*(?:stack trace|inner exception).*-{3}\s*$`),
+	{regexp.MustCompile(`^\s*at\s+(?:.*\s)?\(?\S*:\d+:\d+\)?\s*$`), []string{"at "}},
+	{regexp.MustCompile(`^\s*at\s+.*\((?:native|<anonymous>|index \d+)\)\s*$`), []string{"at "}},
+	{regexp.MustCompile(`^\s*\.\.\.\s*\d+\s+(?:more|common frames omitted)\s*$`), []string{"..."}},
+	{regexp.MustCompile(`^\s*Exception in thread "`), []string{"exception in thread"}},
+	{regexp.MustCompile(`(?i)^\s*-{3}.*(?:stack trace|inner exception).*-{3}\s*$`), []string{"---"}},
 	// Python.
-	regexp.MustCompile(`^\s*Traceback \(most recent call last\):?\s*$`),
-	regexp.MustCompile(`^\s*(?:During handling of the above exception|The above exception was the direct cause)`),
-	regexp.MustCompile(`^\s*[\^~]+\s*$`),
+	{regexp.MustCompile(`^\s*Traceback \(most recent call last\):?\s*$`), []string{"traceback"}},
+	{regexp.MustCompile(`^\s*(?:During handling of the above exception|The above exception was the direct cause)`), []string{"during handling", "the above exception"}},
+	{regexp.MustCompile(`^\s*[\^~]+\s*$`), []string{"^", "~"}},
 	// Go.
-	regexp.MustCompile(`^\s*\S+\.go:\d+(?:\s+\+0x[0-9a-fA-F]+)?\s*$`),
-	regexp.MustCompile(`^\s*created by \S+`),
-	regexp.MustCompile(`^\s*panic: `),
-	regexp.MustCompile(`^\s*\[signal [A-Z]+`),
+	{regexp.MustCompile(`^\s*\S+\.go:\d+(?:\s+\+0x[0-9a-fA-F]+)?\s*$`), []string{".go:"}},
+	{regexp.MustCompile(`^\s*created by \S+`), []string{"created by"}},
+	{regexp.MustCompile(`^\s*panic: `), []string{"panic: "}},
+	{regexp.MustCompile(`^\s*\[signal [A-Z]+`), []string{"[signal"}},
 	// Ruby.
-	regexp.MustCompile(`^\s*(?:from\s+)?\S+\.(?:rb|erb|rake|ru):\d+:in\b`),
+	{regexp.MustCompile(`^\s*(?:from\s+)?\S+\.(?:rb|erb|rake|ru):\d+:in\b`), []string{".rb:", ".erb:", ".rake:", ".ru:"}},
 	// PHP.
-	regexp.MustCompile(`(?:^|\s)#\d+\s+(?:\S.*\(\d+\):|\[internal function\]|\{main\})`),
-	regexp.MustCompile(`^\s*(?:PHP\s+)?Stack trace:\s*$`),
-	regexp.MustCompile(`^\s*PHP\s+\d+\.\s`),
+	{regexp.MustCompile(`(?:^|\s)#\d+\s+(?:\S.*\(\d+\):|\[internal function\]|\{main\})`), []string{"#"}},
+	{regexp.MustCompile(`^\s*(?:PHP\s+)?Stack trace:\s*$`), []string{"stack trace:"}},
+	{regexp.MustCompile(`^\s*PHP\s+\d+\.\s`), []string{"php"}},
 	// Rust.
-	regexp.MustCompile(`(?:^|\s)thread '[^']*' panicked at`),
-	regexp.MustCompile("^\\s*note: run with `?RUST_BACKTRACE"),
-	regexp.MustCompile(`^\s*stack backtrace:\s*$`),
-	regexp.MustCompile(`^\s*\d+:\s+(?:0x[0-9a-fA-F]+ - )?[\w<>{}]+(?:::[\w<>{}]+)+`),
+	{regexp.MustCompile(`(?:^|\s)thread '[^']*' panicked at`), []string{"panicked at"}},
+	{regexp.MustCompile("^\\s*note: run with `?RUST_BACKTRACE"), []string{"rust_backtrace"}},
+	{regexp.MustCompile(`^\s*stack backtrace:\s*$`), []string{"stack backtrace"}},
+	{regexp.MustCompile(`^\s*\d+:\s+(?:0x[0-9a-fA-F]+ - )?[\w<>{}]+(?:::[\w<>{}]+)+`), []string{"::"}},
 	// Elixir and Erlang.
-	regexp.MustCompile(`^\s*\(\w+ [\d.]+\) \S+:\d+:`),
-	regexp.MustCompile(`^\s*\S+\.(?:ex|exs|erl):\d+:\s`),
-	regexp.MustCompile(`^\s*\*\* \(\w[\w.]*\)`),
+	{regexp.MustCompile(`^\s*\(\w+ [\d.]+\) \S+:\d+:`), []string{".ex:", ".exs:", ".erl:"}},
+	{regexp.MustCompile(`^\s*\S+\.(?:ex|exs|erl):\d+:\s`), []string{".ex:", ".exs:", ".erl:"}},
+	{regexp.MustCompile(`^\s*\*\* \(\w[\w.]*\)`), []string{"** ("}},
 }
 
 // rule is a pattern with the literal hints (lower case) that any match
@@ -150,6 +151,9 @@ var pathSpans = []*regexp.Regexp{
 
 // sourceRef is a relative source file with a line number.
 var sourceRef = regexp.MustCompile(`\b[\w.@~/\\-]*[\w-]\.` + sourceExt + `(?::\d+)+(?::in\s+[` + "`" + `'][^'` + "`" + `\n]*['` + "`" + `])?`)
+
+// internalTLDs gate internalHost: a match ends in one of them.
+var internalTLDs = []string{".internal", ".local", ".lan", ".intranet", ".corp", ".arpa", ".consul", ".svc"}
 
 // internalHost and localhost are names that only resolve inside a network.
 var (
