@@ -3,6 +3,7 @@ package envelope
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"mime"
 	"net/http"
 	"strconv"
@@ -195,18 +196,19 @@ func isTextType(ct string) bool {
 	return false
 }
 
-// mediaType is the response's media type, lower case, without parameters.
+// mediaType is the response's media type, lower case, without parameters,
+// or "" when the header is not a media type.
 func mediaType(h http.Header) string {
 	v := h.Get("Content-Type")
 	if v == "" {
 		return ""
 	}
 	mt, _, err := mime.ParseMediaType(v)
-	if err != nil {
-		mt, _, _ = strings.Cut(v, ";")
+	if errors.Is(err, mime.ErrInvalidMediaParameter) {
+		err = nil // the type parsed; only a parameter did not
 	}
-	mt = strings.ToLower(strings.TrimSpace(mt))
-	if _, withheld := leak.Filter(mt); withheld || len(mt) > 128 {
+	if err != nil || len(mt) > 128 {
+		// Not a media type: nothing of it is passed on.
 		return ""
 	}
 	return mt
