@@ -57,5 +57,5 @@ func ExampleCheckNoLeak() {
 	fmt.Println(agent.CheckNoLeak("failed: postgres://app:hunter2@db.internal/shop"))
 	// Output:
 	// []
-	// [connection string (postgr…)]
+	// [connection string (postgr…) internal address (db.int…)]
 }

@@ -1,9 +1,13 @@
 package agent
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"golang.org/x/tools/txtar"
 )
 
 func TestCheckNoLeakFinds(t *testing.T) {
@@ -54,6 +58,21 @@ func TestCheckNoLeakFinds(t *testing.T) {
 		{"credential", "api_key=a1b2c3d4e5f6"},
 		{"credential", "password: Tr0ub4dor&3"},
 		{"credential", `"client_secret":"s3cr3tvalue"`},
+		{"credential", "DATABASE_PASSWORD=correcthorsebattery"},
+		{"credential", "secret whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"},
+		{"credential", "https://acct.blob.example.net/c/x?sv=2022-11-02&sig=Zx%2FRs8kLm4nOpQ1rS2tU3vW4"},
+		{"connection string", "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=abc"},
+		{"stack frame", "    at file:///app/main.ts:4:9"},
+		{"stack frame", "panicked at 'index out of bounds', src/cart.rs:19:9"},
+		{"exception type", "** (Ecto.NoResultsError) expected at least one result"},
+		{"internal address", "connect ECONNREFUSED 10.0.0.12:5432"},
+		{"internal address", "proxy error: 172.31.255.4:8080 unreachable"},
+		{"internal address", "fetch http://169.254.169.254/latest/meta-data"},
+		{"internal address", "no route to fd12:3456:789a::1"},
+		{"internal address", "connection refused [::1]:5432"},
+		{"internal address", "Redis connection to localhost:6379 failed"},
+		{"internal address", "inventory.shop.svc.cluster.local:8080: i/o timeout"},
+		{"internal address", "orders-db.prod.internal refused"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.kind+"/"+tt.text, func(t *testing.T) {
@@ -95,6 +114,9 @@ func TestCheckNoLeakPassesOrdinaryText(t *testing.T) {
 		"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
 		"Deliver between 9:00 and 17:00 at the loading dock.",
 		"See https://example.com/docs/errors#validation_failed for help.",
+		"Version 10.2 of the API is retired; use 11.0.",
+		"Use the public address 8.8.8.8 or example.com.",
+		"Limit must be 1 to 500; see RFC 9110.",
 	} {
 		if found := CheckNoLeak(text); len(found) > 0 {
 			t.Errorf("CheckNoLeak(%q) = %q, want nothing", text, found)
@@ -152,4 +174,44 @@ func BenchmarkCheckNoLeak(b *testing.B) {
 			CheckNoLeak(demoInvoiceFailure)
 		}
 	})
+}
+
+// TestCheckNoLeakOnTheLeakCorpus runs the client's detector, written apart
+// from sezzlee's leak filter, over that filter's corpus: the raw leak samples
+// must be caught and the ordinary validation prose must pass. A few misses
+// are tolerated so that a sample added for the server's filter does not fail
+// the client's tests, but each one is logged.
+func TestCheckNoLeakOnTheLeakCorpus(t *testing.T) {
+	a, err := txtar.ParseFile(filepath.Join("..", "leak", "testdata", "leaks.txtar"))
+	if err != nil {
+		t.Skipf("the leak filter's corpus is not here: %v", err)
+	}
+	missed := 0
+	for _, f := range a.Files {
+		var text []string
+		for _, line := range strings.Split(string(f.Data), "\n") {
+			if !strings.HasPrefix(line, "# secret:") {
+				text = append(text, line)
+			}
+		}
+		if len(CheckNoLeak(strings.Join(text, "\n"))) == 0 {
+			missed++
+			t.Logf("missed sample %s", f.Name)
+		}
+	}
+	if len(a.Files) == 0 || missed*20 > len(a.Files) {
+		t.Errorf("missed %d of %d leak samples, want at most 5%%", missed, len(a.Files))
+	}
+	prose, err := os.ReadFile(filepath.Join("..", "leak", "testdata", "prose.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(prose), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if found := CheckNoLeak(line); len(found) > 0 {
+			t.Errorf("CheckNoLeak(%q) = %q, want nothing: it is ordinary prose", line, found)
+		}
+	}
 }

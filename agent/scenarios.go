@@ -450,7 +450,7 @@ func leakCheck(r *run) {
 		kinds[f[:strings.Index(f, " (")]] = true
 	}
 	r.begin("(self-test of the leak detector on a sample backend failure)")
-	for _, k := range []string{"stack frame", "exception type", "file path", "connection string", "credential"} {
+	for _, k := range []string{"stack frame", "exception type", "file path", "connection string", "credential", "internal address"} {
 		r.check("the detector catches the sample's "+k, kinds[k], "found %v", found)
 	}
 	t, s := r.load(r.opts.FailTool)
@@ -471,5 +471,5 @@ func leakCheck(r *run) {
 	for _, x := range texts {
 		leaks = append(leaks, CheckNoLeak(x)...)
 	}
-	r.check("no message holds a stack frame, exception type, file path, connection string or credential", len(leaks) == 0, "%s", strings.Join(leaks, "; "))
+	r.check("no message holds a stack frame, exception type, file path, connection string, credential or internal address", len(leaks) == 0, "%s", strings.Join(leaks, "; "))
 }
