@@ -57,6 +57,8 @@ var frameLines = []rule{
 	{regexp.MustCompile(`^\s*\(\w+ [\d.]+\) \S+:\d+:`), []string{".ex:", ".exs:", ".erl:"}},
 	{regexp.MustCompile(`^\s*\S+\.(?:ex|exs|erl):\d+:\s`), []string{".ex:", ".exs:", ".erl:"}},
 	{regexp.MustCompile(`^\s*\*\* \(\w[\w.]*\)`), []string{"** ("}},
+	{regexp.MustCompile(`^\s*in function\s+\S+:\S+/\d+`), []string{"in function"}},
+	{regexp.MustCompile(`\(\S+\.(?:erl|hrl|ex|exs), line \d+\)`), []string{", line "}},
 }
 
 // rule is a pattern with the literal hints (lower case) that any match
