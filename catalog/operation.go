@@ -757,10 +757,23 @@ func (l *loader) objectShape(n *yaml.Node, doc *document, at *loc, depth int) ([
 			props[i].required = true
 		}
 	}
-	if len(props) == 0 {
+	if len(props) == 0 && !emptyObject(n) {
 		return nil, false
 	}
 	return props, true
+}
+
+// emptyObject reports whether n declares an object with no properties and
+// no other keys allowed (Stripe's empty form bodies): it flattens to no
+// arguments rather than to one open "body".
+func emptyObject(n *yaml.Node) bool {
+	p := get(n, "properties")
+	if !isMap(p) || len(p.Content) > 0 {
+		return false
+	}
+	ap := get(n, "additionalProperties")
+	b, isBool := boolean(ap)
+	return ap == nil || (isBool && !b)
 }
 
 // follow follows a chain of references from n, at most 8 long, and

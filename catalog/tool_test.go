@@ -363,3 +363,33 @@ func TestPaging(t *testing.T) {
 		}
 	}
 }
+
+func TestEmptyObjectBody(t *testing.T) {
+	c := mustParse(t, `openapi: 3.0.0
+info: {title: t, version: '1'}
+paths:
+  /a/{id}:
+    delete:
+      operationId: del
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      requestBody:
+        content:
+          application/x-www-form-urlencoded:
+            schema: {type: object, properties: {}, additionalProperties: false}
+  /free:
+    post:
+      operationId: free
+      requestBody:
+        content:
+          application/json:
+            schema: {type: object}
+`, nil)
+	del := mustTool(t, c, "del")
+	if del.Binding.Body == nil || del.Binding.Body.Whole || len(del.Arguments) != 1 {
+		t.Errorf("an empty object body should give no body argument: body %+v, arguments %+v", del.Binding.Body, del.Arguments)
+	}
+	free := mustTool(t, c, "free")
+	if b := argBinding(t, free, WholeBodyArgument); b.Type != "object" || !free.Binding.Body.Whole {
+		t.Errorf("a free-form object body should be the whole body: %+v", b)
+	}
+}
