@@ -20,7 +20,8 @@ const (
 	fDescription              // the description, markup stripped
 	fTags                     // the operation's tags
 	fArgName                  // argument names (parameters and body properties)
-	fArgText                  // argument descriptions and enum values
+	fArgText                  // argument descriptions
+	fArgEnum                  // argument enum values
 	numFields
 )
 
@@ -35,7 +36,8 @@ type fieldParams struct {
 const (
 	maxDescriptionTerms = 200
 	maxArgTextTerms     = 24  // per argument
-	maxArgTerms         = 600 // all arguments together
+	maxArgTerms         = 600 // all arguments together, per field
+	maxEnumValues       = 24  // per argument
 )
 
 // posting is one document's term frequencies for one term.
@@ -84,15 +86,15 @@ func fieldTerms(t *catalog.Tool, terms func(s string, out []string) []string) [n
 	}
 	for _, a := range t.Arguments {
 		f[fArgName] = terms(a.Name, f[fArgName])
-		n := len(f[fArgText])
-		f[fArgText] = terms(stripMarkup(a.Description), f[fArgText])
-		for _, e := range a.Enum {
-			f[fArgText] = terms(e, f[fArgText])
+		if len(f[fArgText]) < maxArgTerms {
+			n := len(f[fArgText])
+			f[fArgText] = bound(terms(stripMarkup(a.Description), f[fArgText]), min(n+maxArgTextTerms, maxArgTerms))
 		}
-		f[fArgText] = bound(f[fArgText], n+maxArgTextTerms)
-		if len(f[fArgText]) >= maxArgTerms {
-			f[fArgText] = f[fArgText][:maxArgTerms]
-			break
+		for _, e := range a.Enum[:min(len(a.Enum), maxEnumValues)] {
+			if len(f[fArgEnum]) >= maxArgTerms {
+				break
+			}
+			f[fArgEnum] = terms(e, f[fArgEnum])
 		}
 	}
 	return f
@@ -385,6 +387,7 @@ var builtinFields = [numFields]fieldParams{
 	fTags:        {weight: 1, b: 0.3},
 	fArgName:     {weight: 0.6, b: 0.75},
 	fArgText:     {weight: 0.3, b: 0.75},
+	fArgEnum:     {weight: 0.3, b: 0.3},
 }
 
 // builtinK1 is BM25's term-frequency saturation.
