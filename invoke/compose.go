@@ -28,6 +28,9 @@ type builder struct {
 	files      map[string][]*File // resolved file arguments
 	violations []violation
 	bad        map[string]bool // arguments not to serialise
+	// hostFault is a failure of the host's configuration, not of the
+	// arguments: the call answers internal_error.
+	hostFault error
 
 	header  http.Header
 	query   []byte
@@ -97,7 +100,7 @@ func (b *builder) build() *http.Request {
 	body, contentType := b.body()
 	b.applyCredentials()
 	b.checkCookies()
-	if len(b.violations) > 0 {
+	if len(b.violations) > 0 || b.hostFault != nil {
 		return nil
 	}
 	if len(b.cookies) > 0 {
@@ -127,7 +130,7 @@ func (b *builder) build() *http.Request {
 	}
 	req, err := http.NewRequestWithContext(b.ctx, b.tool.Binding.Method, "/", nil)
 	if err != nil {
-		b.fail(envelope.InvalidType, "", "The tool's method cannot be sent.")
+		b.hostFault = err
 		return nil
 	}
 	req.URL = u
@@ -283,6 +286,9 @@ func appendQuery(q []byte, ab *catalog.ArgBinding, v any) []byte {
 	case "pipeDelimited":
 		sep = "|"
 	}
+	// Exploded values repeat the name (or, for an object, use each key as
+	// a name); the others join their parts with the style's delimiter.
+	var parts []string
 	switch x := v.(type) {
 	case []any:
 		if ab.Explode {
@@ -291,18 +297,10 @@ func appendQuery(q []byte, ab *catalog.ArgBinding, v any) []byte {
 			}
 			return q
 		}
-		if len(q) > 0 {
-			q = append(q, '&')
+		parts = make([]string, 0, len(x))
+		for _, it := range x {
+			parts = append(parts, scalar(it))
 		}
-		q = append(q, escape(ab.Wire, false)...)
-		q = append(q, '=')
-		for i, it := range x {
-			if i > 0 {
-				q = append(q, sep...)
-			}
-			q = append(q, escape(scalar(it), ar)...)
-		}
-		return q
 	case map[string]any:
 		keys := pairs(x)
 		if ab.Explode {
@@ -311,22 +309,25 @@ func appendQuery(q []byte, ab *catalog.ArgBinding, v any) []byte {
 			}
 			return q
 		}
-		if len(q) > 0 {
-			q = append(q, '&')
+		parts = make([]string, 0, 2*len(keys))
+		for _, k := range keys {
+			parts = append(parts, k, scalar(x[k]))
 		}
-		q = append(q, escape(ab.Wire, false)...)
-		q = append(q, '=')
-		for i, k := range keys {
-			if i > 0 {
-				q = append(q, sep...)
-			}
-			q = append(q, escape(k, ar)...)
-			q = append(q, sep...)
-			q = append(q, escape(scalar(x[k]), ar)...)
-		}
-		return q
+	default:
+		return appendPair(q, ab.Wire, scalar(v), ar)
 	}
-	return appendPair(q, ab.Wire, scalar(v), ar)
+	if len(q) > 0 {
+		q = append(q, '&')
+	}
+	q = append(q, escape(ab.Wire, false)...)
+	q = append(q, '=')
+	for i, p := range parts {
+		if i > 0 {
+			q = append(q, sep...)
+		}
+		q = append(q, escape(p, ar)...)
+	}
+	return q
 }
 
 // appendDeep writes nested objects and arrays as bracketed names, the way

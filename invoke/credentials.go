@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 
 	"github.com/sezzlee/sezzlee/catalog"
 	"github.com/sezzlee/sezzlee/envelope"
@@ -82,9 +83,9 @@ func supported(s *catalog.SecurityScheme) bool {
 
 func (b *builder) apply(s *catalog.SecurityScheme, secret string) {
 	if unsafeHeader(secret) {
-		// The host's configuration is at fault, not the agent: say which
-		// scheme, never the value.
-		b.fail(envelope.HeaderInjection, "", "The credential configured for scheme '%s' contains a line break or NUL character; the host must fix it.", s.Name)
+		// The host's configuration is at fault, not the agent's arguments:
+		// an internal error naming the scheme, never the value.
+		b.hostFault = fmt.Errorf("the credential for scheme %q contains a CR, LF or NUL", s.Name)
 		return
 	}
 	switch s.Type {

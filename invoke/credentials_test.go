@@ -138,3 +138,26 @@ func TestSecretsNeverLeak(t *testing.T) {
 		t.Error("nothing was logged at debug level; the test proves nothing")
 	}
 }
+
+// TestBrokenCredentialIsTheHostsFault: a configured secret that cannot be a
+// header value answers internal_error, naming neither the secret nor
+// blaming the agent's arguments.
+func TestBrokenCredentialIsTheHostsFault(t *testing.T) {
+	cat := mustParse(t, "testdata/pets.yaml", nil)
+	srv := newRecordingServer(t)
+	var logs bytes.Buffer
+	inv := newTestInvoker(t, srv.URL, func(o *Options) {
+		o.Credentials = StaticCredentials{"bearer": "tok\r\nX-Admin: 1"}.Credentials
+		o.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	})
+	env := inv.Invoke(bg, cat, Call{Tool: "updatePet", Arguments: []byte(`{"id":1}`)})
+	if env.Error != "internal_error" || env.Reference == "" || srv.hits.Load() != 0 || len(env.Fields) != 0 {
+		t.Errorf("envelope %s (hits %d), want internal_error with a reference and no fields", envJSON(env), srv.hits.Load())
+	}
+	if strings.Contains(envJSON(env)+logs.String(), "tok") {
+		t.Errorf("the secret leaked: %s\n%s", envJSON(env), logs.String())
+	}
+	if !strings.Contains(logs.String(), env.Reference) || !strings.Contains(logs.String(), "bearer") {
+		t.Errorf("the log does not name the reference and scheme:\n%s", logs.String())
+	}
+}

@@ -153,6 +153,9 @@ func (inv *Invoker) compose(ctx context.Context, cat *catalog.Catalog, call Call
 	if len(b.violations) > 0 {
 		return nil, b.envelope()
 	}
+	if b.hostFault != nil {
+		return nil, inv.internal(t.Name, b.hostFault)
+	}
 	return &composed{req: req, tool: t, plan: p, args: args}, nil
 }
 
