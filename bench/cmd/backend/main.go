@@ -8,17 +8,14 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"net/http"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
-	"time"
+
+	"github.com/sezzlee/sezzlee/bench/internal/procserve"
 )
 
 func main() {
@@ -31,11 +28,9 @@ func main() {
 }
 
 func run(listen string) error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /items/{id}", serveItem)
-	return serve(ctx, listen, mux)
+	return procserve.Run(listen, mux)
 }
 
 // itemTail is the fixed part of an item: enough fields to make the whole
@@ -75,22 +70,4 @@ func serveItem(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(b.Len()))
 	w.Write([]byte(b.String()))
-}
-
-// serve runs h on listen until ctx ends, then shuts down within a second.
-func serve(ctx context.Context, listen string, h http.Handler) error {
-	srv := &http.Server{Addr: listen, Handler: h, ReadHeaderTimeout: 5 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.ListenAndServe() }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return nil
 }

@@ -12,20 +12,17 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net/http"
-	_ "net/http/pprof" // registers /debug/pprof on http.DefaultServeMux, served only on -pprof
 	"os"
-	"os/signal"
 	"strconv"
-	"strings"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/sezzlee/sezzlee/bench/internal/procserve"
 )
 
 func main() {
@@ -67,26 +64,16 @@ type config struct {
 }
 
 func run(listen, pprofAddr string, cfg config) error {
-	if !strings.HasPrefix(cfg.upstream, "http://127.") && !strings.HasPrefix(cfg.upstream, "http://localhost") {
-		return fmt.Errorf("-upstream must be a loopback http URL, got %q", cfg.upstream)
+	if err := procserve.CheckUpstream(cfg.upstream); err != nil {
+		return err
 	}
 	if cfg.lean && !(cfg.opts.Stateless && cfg.opts.JSONResponse) {
 		return fmt.Errorf("-lean needs -stateless -json")
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", newHandler(cfg))
-	if pprofAddr != "" {
-		go func() {
-			// DefaultServeMux holds only the pprof handlers here.
-			if err := http.ListenAndServe(pprofAddr, http.DefaultServeMux); err != nil {
-				fmt.Fprintln(os.Stderr, "bareserver: pprof:", err)
-			}
-		}()
-	}
-	return serve(ctx, listen, mux)
+	procserve.Pprof("bareserver", pprofAddr)
+	return procserve.Run(listen, mux)
 }
 
 // newHandler returns the MCP handler whose get_item tool forwards to the upstream.
@@ -151,22 +138,4 @@ func fetch(ctx context.Context, client *http.Client, url string) ([]byte, error)
 		return nil, fmt.Errorf("backend answered %s", resp.Status)
 	}
 	return body, nil
-}
-
-// serve runs h on listen until ctx ends, then shuts down within a second.
-func serve(ctx context.Context, listen string, h http.Handler) error {
-	srv := &http.Server{Addr: listen, Handler: h, ReadHeaderTimeout: 5 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.ListenAndServe() }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return nil
 }

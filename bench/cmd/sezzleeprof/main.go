@@ -7,17 +7,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"net/http"
-	_ "net/http/pprof" // registers /debug/pprof on http.DefaultServeMux, served only on -pprof
 	"os"
-	"os/signal"
-	"strings"
-	"syscall"
-	"time"
 
+	"github.com/sezzlee/sezzlee/bench/internal/procserve"
 	"github.com/sezzlee/sezzlee/catalog"
 	"github.com/sezzlee/sezzlee/invoke"
 	"github.com/sezzlee/sezzlee/mcpserver"
@@ -37,26 +32,17 @@ func main() {
 }
 
 func run(listen, spec, upstream, pprofAddr string, stateless bool) error {
-	if !strings.HasPrefix(upstream, "http://127.") && !strings.HasPrefix(upstream, "http://localhost") {
-		return fmt.Errorf("-upstream must be a loopback http URL, got %q", upstream)
+	if err := procserve.CheckUpstream(upstream); err != nil {
+		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	h, err := newHandler(ctx, spec, upstream, stateless)
+	h, err := newHandler(context.Background(), spec, upstream, stateless)
 	if err != nil {
 		return err
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
-	if pprofAddr != "" {
-		go func() {
-			// DefaultServeMux holds only the pprof handlers here.
-			if err := http.ListenAndServe(pprofAddr, http.DefaultServeMux); err != nil {
-				fmt.Fprintln(os.Stderr, "sezzleeprof: pprof:", err)
-			}
-		}()
-	}
-	return serve(ctx, listen, mux)
+	procserve.Pprof("sezzleeprof", pprofAddr)
+	return procserve.Run(listen, mux)
 }
 
 // newHandler wires a catalog, a remote invoker allowed to reach loopback and
@@ -82,22 +68,4 @@ func newHandler(ctx context.Context, spec, upstream string, stateless bool) (htt
 		return nil, err
 	}
 	return srv.Handler(), nil
-}
-
-// serve runs h on listen until ctx ends, then shuts down within a second.
-func serve(ctx context.Context, listen string, h http.Handler) error {
-	srv := &http.Server{Addr: listen, Handler: h, ReadHeaderTimeout: 5 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.ListenAndServe() }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return nil
 }
