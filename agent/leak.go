@@ -9,6 +9,9 @@ import (
 type leakRule struct {
 	kind string
 	re   *regexp.Regexp
+	// need, when set, lists substrings of which at least one must occur
+	// for re to match: a cheap test that spares the costly expressions.
+	need []string
 }
 
 // leakRules are deliberately independent of sezzlee's own leak filter: a
@@ -18,65 +21,65 @@ type leakRule struct {
 // scheme", "password is required") does not trip them.
 var leakRules = []leakRule{
 	// Stack frames.
-	{"stack frame", regexp.MustCompile(`(?m)^\s*at [\w$.<>\[\]` + "`" + `]+\(.*\)`)},                                       // Java, .NET, Node named
-	{"stack frame", regexp.MustCompile(`\bat [\w$.<>]+ \(?[^\s()]+:\d+(:\d+)?\)?`)},                                        // Node
-	{"stack frame", regexp.MustCompile(`\bin \S+\.(cs|vb|fs):line \d+`)},                                                   // .NET
-	{"stack frame", regexp.MustCompile(`File "[^"]+", line \d+`)},                                                          // Python
-	{"stack frame", regexp.MustCompile(`Traceback \(most recent call last\)`)},                                             // Python
-	{"stack frame", regexp.MustCompile(`\bgoroutine \d+ \[\w+`)},                                                           // Go
-	{"stack frame", regexp.MustCompile(`\S+\.go:\d+ \+0x[0-9a-f]+`)},                                                       // Go
-	{"stack frame", regexp.MustCompile(`\S+\.(rb|ex|exs|erl):\d+:in\b`)},                                                   // Ruby, Elixir
-	{"stack frame", regexp.MustCompile(`(?m)^\s*#\d+ \S+\.php\(\d+\)`)},                                                    // PHP
-	{"stack frame", regexp.MustCompile(`\bpanicked at \S+\.rs:\d+`)},                                                       // Rust
-	{"stack frame", regexp.MustCompile(`\b[\w$.]+\.(java|kt|scala|groovy):\d+\)`)},                                         // JVM frame suffix
-	{"stack frame", regexp.MustCompile(`\(\S+\.(js|mjs|cjs|ts):\d+:\d+\)`)},                                                // Node location
-	{"stack frame", regexp.MustCompile(`\bat file:///\S+:\d+`)},                                                            // Deno, browsers
-	{"stack frame", regexp.MustCompile(`(?m)^\s*#\d+ \[internal function\]`)},                                              // PHP
-	{"stack frame", regexp.MustCompile(`\b[\w./-]+\.(?:go|py|rb|rs|ex|exs|erl|java|kt|scala|cs|php|js|mjs|cjs|ts):\d+\b`)}, // file:line
-	{"exception type", regexp.MustCompile(`\*\* \([A-Z][\w.]*\)`)},                                                         // Elixir, Erlang
-	{"exception type", regexp.MustCompile(`\b(?:[a-z_][\w]*\.)+[A-Z]\w*(?:Exception|Error)\b`)},                            // java.lang.X, System.X
-	{"exception type", regexp.MustCompile(`\b(?:[A-Z][\w]*\.)+[A-Z]\w*Exception\b`)},                                       // System.InvalidOperationException
-	{"exception type", regexp.MustCompile(`\b[A-Z][A-Za-z0-9]*Exception\b`)},                                               // NullReferenceException
-	{"exception type", regexp.MustCompile(`\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)*Error\b(?::|\s*\()`)},                        // TypeError: / KeyError(
-	{"exception type", regexp.MustCompile(`\b(?:[a-z_]\w*\.)+(?:errors|exceptions|exc)\.[A-Z]\w+`)},                        // psycopg2.errors.X
-	{"exception type", regexp.MustCompile(`\b[A-Z]\w*(?:::[A-Z]\w*)+\b`)},                                                  // Ruby, PHP, Rust paths
-	{"file path", regexp.MustCompile(`(?:^|[\s"'(=:,\[])(/(?:[\w.@-]+/)+[\w.@-]+\.(?:go|py|pyc|java|class|jar|kt|scala|cs|vb|fs|dll|exe|js|mjs|cjs|ts|tsx|rb|erb|php|rs|ex|exs|erl|c|h|cc|cpp|hpp|so|sh|pl|conf|cfg|ini|yaml|yml|json|xml|env|log|sql|pem|key|properties|config|toml))\b`)},
-	{"file path", regexp.MustCompile(`(?:^|[\s"'(=:,\[])(/(?:home|root|usr|var|etc|opt|srv|tmp|app|src|proc|mnt|workspace|Users)/[\w.@/-]+)`)},
-	{"file path", regexp.MustCompile(`\b[A-Za-z]:\\(?:[^\\\s"'<>|]+\\)*[^\\\s"'<>|]*`)},
-	{"file path", regexp.MustCompile(`\\\\[\w.-]+\\[\w$.-]+`)},
-	{"connection string", regexp.MustCompile(`(?i)\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis(?:s)?|rediss|amqps?|mssql|sqlserver|oracle|clickhouse|cockroachdb|nats|kafka)://[^\s'"]+`)},
-	{"connection string", regexp.MustCompile(`(?i)\bjdbc:[a-z0-9]+:[^\s'"]+`)},
-	{"connection string", regexp.MustCompile(`(?i)\b(?:server|data source|host|address|addr)\s*=\s*[^;\s]+;[^\n]*?(?:database|initial catalog|user id|uid|password|pwd)\s*=`)},
-	{"connection string", regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^\s:/@'"]+:[^\s@/'"]+@[^\s'"]+`)},
-	{"connection string", regexp.MustCompile(`(?i)\b(?:DefaultEndpointsProtocol|AccountKey|SharedAccessKey(?:Name)?)=`)},
-	{"connection string", regexp.MustCompile(`\bsb://[^\s;'"]+`)},
-	{"credential", regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
-	{"credential", regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{30,}\b`)},
-	{"credential", regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{30,}\b`)},
-	{"credential", regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}\b`)},
-	{"credential", regexp.MustCompile(`\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}\b`)},
-	{"credential", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}\b`)},
-	{"credential", regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`)},
-	{"credential", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
-	{"credential", regexp.MustCompile(`\bwhsec_[A-Za-z0-9]{20,}`)},                                                                                      // Stripe webhook
-	{"credential", regexp.MustCompile(`\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}`)},                                                                        // OpenAI, Anthropic
-	{"credential", regexp.MustCompile(`\bSG\.[\w-]{16,}\.[\w-]{16,}`)},                                                                                  // SendGrid
-	{"credential", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{30,}`)},                                                                                        // npm
-	{"credential", regexp.MustCompile(`\b(?:SK|AC)[0-9a-f]{32}\b`)},                                                                                     // Twilio
-	{"credential", regexp.MustCompile(`\b[A-Za-z0-9]{3}\dQ~[A-Za-z0-9_.~-]{30,}`)},                                                                      // Azure AD client secret
-	{"credential", regexp.MustCompile(`hooks\.slack\.com/services/\S+`)},                                                                                // Slack webhook
-	{"credential", regexp.MustCompile(`[?&](?:sig|signature|X-Amz-Signature|token|access_token)=[^&\s]{10,}`)},                                          // signed URLs
-	{"credential", regexp.MustCompile(`\b[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:SECRET|PASSWORD|PASSWD|TOKEN|KEY)(?:_[A-Z0-9]+)*\s*[=:]\s*['"]?[^\s'"]{6,}`)}, // ENV_STYLE=...
-	{"credential", regexp.MustCompile(`(?i)\b(?:key|sessionid|session|sid|sig|signature|cookie)=[A-Za-z0-9+/_%-]{20,}=*`)},                              // high-entropy key=value
-	{"credential", regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----`)},
-	{"credential", regexp.MustCompile(`(?i)\b(?:bearer|token)\s+[A-Za-z0-9._~+/-]*[0-9][A-Za-z0-9._~+/-]*[A-Za-z][A-Za-z0-9._~+/=-]{10,}`)},
-	{"credential", regexp.MustCompile(`(?i)\bbasic\s+[A-Za-z0-9+/]{12,}={0,2}(?:\s|$)`)},
-	{"credential", regexp.MustCompile(`(?i)\b(?:password|passwd|pwd|secret|client[_-]?secret|api[_-]?key|apikey|access[_-]?key|auth[_-]?token|access[_-]?token|token|private[_-]?key)["']?\s*[=:]\s*["']?([^\s"';,&]*[0-9][^\s"';,&]*[A-Za-z][^\s"';,&]*|[^\s"';,&]*[A-Za-z][^\s"';,&]*[0-9][^\s"';,&]*)`)},
-	{"internal address", regexp.MustCompile(`\b(?:10\.\d{1,3}|127\.\d{1,3}|192\.168|169\.254|172\.(?:1[6-9]|2\d|3[01])|100\.(?:6[4-9]|[7-9]\d|1[01]\d|12[0-7]))\.\d{1,3}\.\d{1,3}\b`)},
-	{"internal address", regexp.MustCompile(`(?i)(?:^|[\s\[(/@])(?:fd[0-9a-f]{2}|fe80):[0-9a-f:]*`)},
-	{"internal address", regexp.MustCompile(`\[::1\](?::\d+)?`)},
-	{"internal address", regexp.MustCompile(`(?i)\blocalhost:\d+`)},
-	{"internal address", regexp.MustCompile(`(?i)\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:internal|local|localdomain|lan|corp|intranet|consul|svc\.cluster\.local)\b`)},
+	{"stack frame", regexp.MustCompile(`(?m)^\s*at [\w$.<>\[\]` + "`" + `]+\(.*\)`), nil},                                       // Java, .NET, Node named
+	{"stack frame", regexp.MustCompile(`\bat [\w$.<>]+ \(?[^\s()]+:\d+(:\d+)?\)?`), nil},                                        // Node
+	{"stack frame", regexp.MustCompile(`\bin \S+\.(cs|vb|fs):line \d+`), nil},                                                   // .NET
+	{"stack frame", regexp.MustCompile(`File "[^"]+", line \d+`), nil},                                                          // Python
+	{"stack frame", regexp.MustCompile(`Traceback \(most recent call last\)`), nil},                                             // Python
+	{"stack frame", regexp.MustCompile(`\bgoroutine \d+ \[\w+`), nil},                                                           // Go
+	{"stack frame", regexp.MustCompile(`\S+\.go:\d+ \+0x[0-9a-f]+`), nil},                                                       // Go
+	{"stack frame", regexp.MustCompile(`\S+\.(rb|ex|exs|erl):\d+:in\b`), nil},                                                   // Ruby, Elixir
+	{"stack frame", regexp.MustCompile(`(?m)^\s*#\d+ \S+\.php\(\d+\)`), nil},                                                    // PHP
+	{"stack frame", regexp.MustCompile(`\bpanicked at \S+\.rs:\d+`), nil},                                                       // Rust
+	{"stack frame", regexp.MustCompile(`\b[\w$.]+\.(java|kt|scala|groovy):\d+\)`), nil},                                         // JVM frame suffix
+	{"stack frame", regexp.MustCompile(`\(\S+\.(js|mjs|cjs|ts):\d+:\d+\)`), nil},                                                // Node location
+	{"stack frame", regexp.MustCompile(`\bat file:///\S+:\d+`), nil},                                                            // Deno, browsers
+	{"stack frame", regexp.MustCompile(`(?m)^\s*#\d+ \[internal function\]`), nil},                                              // PHP
+	{"stack frame", regexp.MustCompile(`\b[\w./-]+\.(?:go|py|rb|rs|ex|exs|erl|java|kt|scala|cs|php|js|mjs|cjs|ts):\d+\b`), nil}, // file:line
+	{"exception type", regexp.MustCompile(`\*\* \([A-Z][\w.]*\)`), nil},                                                         // Elixir, Erlang
+	{"exception type", regexp.MustCompile(`\b(?:[a-z_][\w]*\.)+[A-Z]\w*(?:Exception|Error)\b`), nil},                            // java.lang.X, System.X
+	{"exception type", regexp.MustCompile(`\b(?:[A-Z][\w]*\.)+[A-Z]\w*Exception\b`), nil},                                       // System.InvalidOperationException
+	{"exception type", regexp.MustCompile(`\b[A-Z][A-Za-z0-9]*Exception\b`), nil},                                               // NullReferenceException
+	{"exception type", regexp.MustCompile(`\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)*Error\b(?::|\s*\()`), nil},                        // TypeError: / KeyError(
+	{"exception type", regexp.MustCompile(`\b(?:[a-z_]\w*\.)+(?:errors|exceptions|exc)\.[A-Z]\w+`), nil},                        // psycopg2.errors.X
+	{"exception type", regexp.MustCompile(`\b[A-Z]\w*(?:::[A-Z]\w*)+\b`), nil},                                                  // Ruby, PHP, Rust paths
+	{"file path", regexp.MustCompile(`(?:^|[\s"'(=:,\[])(/(?:[\w.@-]+/)+[\w.@-]+\.(?:go|py|pyc|java|class|jar|kt|scala|cs|vb|fs|dll|exe|js|mjs|cjs|ts|tsx|rb|erb|php|rs|ex|exs|erl|c|h|cc|cpp|hpp|so|sh|pl|conf|cfg|ini|yaml|yml|json|xml|env|log|sql|pem|key|properties|config|toml))\b`), nil},
+	{"file path", regexp.MustCompile(`(?:^|[\s"'(=:,\[])(/(?:home|root|usr|var|etc|opt|srv|tmp|app|src|proc|mnt|workspace|Users)/[\w.@/-]+)`), nil},
+	{"file path", regexp.MustCompile(`\b[A-Za-z]:\\(?:[^\\\s"'<>|]+\\)*[^\\\s"'<>|]*`), nil},
+	{"file path", regexp.MustCompile(`\\\\[\w.-]+\\[\w$.-]+`), nil},
+	{"connection string", regexp.MustCompile(`(?i)\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis(?:s)?|rediss|amqps?|mssql|sqlserver|oracle|clickhouse|cockroachdb|nats|kafka)://[^\s'"]+`), []string{"://"}},
+	{"connection string", regexp.MustCompile(`(?i)\bjdbc:[a-z0-9]+:[^\s'"]+`), nil},
+	{"connection string", regexp.MustCompile(`(?i)\b(?:server|data source|host|address|addr)\s*=\s*[^;\s]+;[^\n]*?(?:database|initial catalog|user id|uid|password|pwd)\s*=`), nil},
+	{"connection string", regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^\s:/@'"]+:[^\s@/'"]+@[^\s'"]+`), []string{"://"}},
+	{"connection string", regexp.MustCompile(`(?i)\b(?:DefaultEndpointsProtocol|AccountKey|SharedAccessKey(?:Name)?)=`), nil},
+	{"connection string", regexp.MustCompile(`\bsb://[^\s;'"]+`), nil},
+	{"credential", regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`), nil},
+	{"credential", regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{30,}\b`), nil},
+	{"credential", regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{30,}\b`), nil},
+	{"credential", regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}\b`), nil},
+	{"credential", regexp.MustCompile(`\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}\b`), nil},
+	{"credential", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}\b`), nil},
+	{"credential", regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`), nil},
+	{"credential", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), nil},
+	{"credential", regexp.MustCompile(`\bwhsec_[A-Za-z0-9]{20,}`), nil},                                                                                      // Stripe webhook
+	{"credential", regexp.MustCompile(`\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}`), nil},                                                                        // OpenAI, Anthropic
+	{"credential", regexp.MustCompile(`\bSG\.[\w-]{16,}\.[\w-]{16,}`), nil},                                                                                  // SendGrid
+	{"credential", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{30,}`), nil},                                                                                        // npm
+	{"credential", regexp.MustCompile(`\b(?:SK|AC)[0-9a-f]{32}\b`), []string{"SK", "AC"}},                                                                    // Twilio
+	{"credential", regexp.MustCompile(`\b[A-Za-z0-9]{3}\dQ~[A-Za-z0-9_.~-]{30,}`), nil},                                                                      // Azure AD client secret
+	{"credential", regexp.MustCompile(`hooks\.slack\.com/services/\S+`), nil},                                                                                // Slack webhook
+	{"credential", regexp.MustCompile(`[?&](?:sig|signature|X-Amz-Signature|token|access_token)=[^&\s]{10,}`), nil},                                          // signed URLs
+	{"credential", regexp.MustCompile(`\b[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:SECRET|PASSWORD|PASSWD|TOKEN|KEY)(?:_[A-Z0-9]+)*\s*[=:]\s*['"]?[^\s'"]{6,}`), nil}, // ENV_STYLE=...
+	{"credential", regexp.MustCompile(`(?i)\b(?:key|sessionid|session|sid|sig|signature|cookie)=[A-Za-z0-9+/_%-]{20,}=*`), nil},                              // high-entropy key=value
+	{"credential", regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----`), nil},
+	{"credential", regexp.MustCompile(`(?i)\b(?:bearer|token)\s+[A-Za-z0-9._~+/-]*[0-9][A-Za-z0-9._~+/-]*[A-Za-z][A-Za-z0-9._~+/=-]{10,}`), nil},
+	{"credential", regexp.MustCompile(`(?i)\bbasic\s+[A-Za-z0-9+/]{12,}={0,2}(?:\s|$)`), nil},
+	{"credential", regexp.MustCompile(`(?i)\b(?:password|passwd|pwd|secret|client[_-]?secret|api[_-]?key|apikey|access[_-]?key|auth[_-]?token|access[_-]?token|token|private[_-]?key)["']?\s*[=:]\s*["']?([^\s"';,&]*[0-9][^\s"';,&]*[A-Za-z][^\s"';,&]*|[^\s"';,&]*[A-Za-z][^\s"';,&]*[0-9][^\s"';,&]*)`), nil},
+	{"internal address", regexp.MustCompile(`\b(?:10\.\d{1,3}|127\.\d{1,3}|192\.168|169\.254|172\.(?:1[6-9]|2\d|3[01])|100\.(?:6[4-9]|[7-9]\d|1[01]\d|12[0-7]))\.\d{1,3}\.\d{1,3}\b`), []string{"10.", "127.", "192.168.", "169.254.", "172.", "100."}},
+	{"internal address", regexp.MustCompile(`(?i)(?:^|[\s\[(/@])(?:fd[0-9a-f]{2}|fe80):[0-9a-f:]*`), nil},
+	{"internal address", regexp.MustCompile(`\[::1\](?::\d+)?`), nil},
+	{"internal address", regexp.MustCompile(`(?i)\blocalhost:\d+`), nil},
+	{"internal address", regexp.MustCompile(`(?i)\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:internal|local|localdomain|lan|corp|intranet|consul|svc\.cluster\.local)\b`), nil},
 }
 
 // CheckNoLeak looks for details a server must never hand an agent (stack
@@ -92,6 +95,9 @@ func CheckNoLeak(text string) []string {
 	var found []string
 	seen := map[string]bool{}
 	for _, r := range leakRules {
+		if !mayMatch(text, r.need) {
+			continue
+		}
 		for _, m := range r.re.FindAllString(text, 4) {
 			line := r.kind + " (" + excerpt(strings.TrimLeft(m, " \t\r\n\"'(=:,[")) + ")"
 			if !seen[line] {
@@ -101,6 +107,18 @@ func CheckNoLeak(text string) []string {
 		}
 	}
 	return found
+}
+
+func mayMatch(text string, need []string) bool {
+	if len(need) == 0 {
+		return true
+	}
+	for _, n := range need {
+		if strings.Contains(text, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // excerpt keeps the first 6 characters of a match.
