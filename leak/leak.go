@@ -68,11 +68,15 @@ func Clean(s string) string {
 	room := MaxRunes - utf8.RuneCountInString(Note) - 1
 	out, _ = truncate(out, room)
 	// The note goes on the last line unless it would complete a shape the
-	// filter catches there (a frame "at x.y" followed by its parenthesis).
-	if joined := out + " " + Note; filtered(joined) {
-		return joined
+	// filter catches there (a frame "at x.y" followed by its parenthesis),
+	// then on a line of its own; should both change under the filter, the
+	// text goes without it rather than lose Clean(Clean(s)) == Clean(s).
+	for _, sep := range []string{" ", "\n"} {
+		if joined := out + sep + Note; filtered(joined) {
+			return joined
+		}
 	}
-	return out + "\n" + Note
+	return out
 }
 
 // filtered reports whether s is its own filter output.
@@ -238,14 +242,19 @@ func (r *redactor) apply(s string) string {
 			return v
 		})
 	}
+	// Addresses before type names: "fd00::1" also reads as A::B.
+	if strings.Count(s, ":") >= 2 {
+		s = r.fn(ipv6, s, internalIP)
+	}
 	hasColon := strings.Contains(s, ":")
 	if hasColon || strings.Contains(s, "\\") || strings.Contains(s, "Exception") || strings.Contains(s, "Error") ||
 		strings.Contains(s, "Violation") || strings.Contains(s, "Fault") {
 		s = r.fn(exceptionName, s, func(m string) string {
-			if strings.HasSuffix(strings.TrimRight(m, " \t"), ":") {
+			name := strings.TrimRight(m, " \t")
+			if strings.HasSuffix(name, ":") {
 				return ""
 			}
-			return Placeholder
+			return Placeholder + m[len(name):]
 		})
 	}
 	if strings.Contains(s, "Error)") {
@@ -270,9 +279,6 @@ func (r *redactor) apply(s string) string {
 	}
 	if strings.Contains(lower, "localhost") {
 		s = r.spans(localhost, s)
-	}
-	if strings.Count(s, ":") >= 2 {
-		s = r.fn(ipv6, s, internalIP)
 	}
 	return s
 }

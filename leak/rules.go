@@ -27,6 +27,10 @@ var pythonFrame = regexp.MustCompile(`^\s*File "[^"]*", line \d+`)
 var frameLines = []rule{
 	// Java, Kotlin, Scala, .NET, Node: "at pkg.Type.method(", "at Object.<anonymous> (".
 	{regexp.MustCompile(`^\s*at\s+(?:async\s+)?\S*\.\S*\s?\(`), []string{"at "}},
+	// A frame of an unqualified function: "at lambda_method5(Closure , Object )".
+	{regexp.MustCompile("^\\s*at\\s+[\\w$<>`]+\\("), []string{"at "}},
+	// Dart: "#0      OrderRepository.find (package:orders/src/x.dart:57:9)".
+	{regexp.MustCompile(`(?:^|\s)#\d+\s+\S.*\((?:package|file|dart):[^)]*\)\s*$`), []string{"#"}},
 	// Node, Rust and anything else ending in file:line:column.
 	{regexp.MustCompile(`^\s*at\s+(?:.*\s)?\(?\S*:\d+:\d+\)?\s*$`), []string{"at "}},
 	{regexp.MustCompile(`^\s*at\s+.*\((?:native|<anonymous>|index \d+)\)\s*$`), []string{"at "}},
@@ -84,6 +88,8 @@ var plainSpans = []rule{
 	// Connection strings and URLs carrying credentials.
 	{regexp.MustCompile(`(?i)\b(?:postgres(?:ql)?|mysql|mysqlx|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|oracle|clickhouse|cockroachdb|couchdb|couchbase|neo4j(?:\+s)?|bolt|nats|kafka|memcached?|ldaps?|cassandra|influxdb|elasticsearch|sqlite3?)://[^\s"'<>]+`), []string{"://"}},
 	{regexp.MustCompile(`(?i)\bjdbc:[a-z0-9]+:[^\s"'<>]+`), []string{"jdbc:"}},
+	// Go's MySQL driver DSN: user:password@tcp(host:port)/db.
+	{regexp.MustCompile(`[^\s:@/"'(]+:[^\s@/"']*@(?:tcp|tcp6|udp|unix)\([^)]*\)/[^\s"'<>]*`), []string{"@tcp(", "@tcp6(", "@udp(", "@unix("}},
 	{regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^\s/@"'<>]+:[^\s/@"'<>]*@[^\s"'<>]+`), []string{"://"}},
 	{regexp.MustCompile(`https://hooks\.slack\.com/services/\S+`), []string{"hooks.slack.com"}},
 	// Provider credentials.
@@ -100,7 +106,7 @@ var plainSpans = []rule{
 	{regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`), []string{"npm_"}},
 	{regexp.MustCompile(`\bSG\.[\w-]{16,}\.[\w-]{16,}`), []string{"sg."}},
 	{regexp.MustCompile(`\bSK[0-9a-fA-F]{32}\b`), []string{"sk"}},
-	{regexp.MustCompile(`\b[\w~.-]{3}\dQ~[\w~.-]{31,34}`), []string{"q~"}},
+	{regexp.MustCompile(`\b[\w~.-]{3}\dQ~[\w~.-]{31,}`), []string{"q~"}},
 	{regexp.MustCompile(`(?i)\b(?:AccountKey|SharedAccessKey|sig)=[A-Za-z0-9%+/=]{16,}`), []string{"accountkey=", "sharedaccesskey=", "sig="}},
 	// JSON Web Tokens.
 	{regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*`), []string{"eyj"}},
@@ -119,7 +125,7 @@ var (
 )
 
 // secretKeyValue is a key naming a secret, its separator and its value.
-var secretKeyValue = regexp.MustCompile(`(?i)\b([\w.-]*(?:secret|passw(?:or)?d|pwd|pass|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|credential|session[_-]?id|sessionid|signature)[\w.-]*)("?\s*[=:]\s*)(\[withheld\]|"[^"\n]*"|'[^'\n]*'|[^\s"',;&)}\]]+)`)
+var secretKeyValue = regexp.MustCompile(`(?i)\b([\w.-]*(?:secret|passw(?:or)?d|pwd|pass|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|credential|session[_-]?id|sessionid|signature)[\w.-]*)("?[ \t]*[=:][ \t]*)(\[withheld\]|"[^"\n]*"|'[^'\n]*'|[^\s"',;&)}\]]+)`)
 
 // entropyValue is any key=value whose value may be random enough to be a key.
 var entropyValue = regexp.MustCompile(`\b([A-Za-z_][\w.-]{0,40})=([A-Za-z0-9+/_-]{20,}={0,2})`)
