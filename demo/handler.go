@@ -131,7 +131,7 @@ func (a *api) traceID() string {
 	a.traces++
 	n := a.traces
 	a.mu.Unlock()
-	return fmt.Sprintf("00-%032x-%016x-00", n*0x9e3779b97f4a7c15, n)
+	return fmt.Sprintf("00-%016x%016x-%016x-00", n*0x9e3779b97f4a7c15, n*0xc2b2ae3d27d4eb4f, n*0x165667b19e3779f9)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -23,6 +23,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/sezzlee/sezzlee/demo"
+	"github.com/sezzlee/sezzlee/envelope"
 )
 
 // bin is the sezzlee binary built once for every test.
@@ -157,6 +158,13 @@ func call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any)
 	var m map[string]any
 	if err := json.Unmarshal([]byte(text), &m); err != nil {
 		t.Fatalf("%s: not JSON: %v\n%s", tool, err, text)
+	}
+	_, hasStatus := m["status"]
+	_, hasError := m["error"]
+	if hasStatus || hasError {
+		if err := envelope.Validate([]byte(text)); err != nil {
+			t.Errorf("%s: the envelope does not match spec/invoke-result.schema.json: %v\n%s", tool, err, text)
+		}
 	}
 	return result{m: m, raw: text, isErr: res.IsError}
 }

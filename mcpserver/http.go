@@ -32,6 +32,7 @@ func (s *Server) Handler() http.Handler {
 	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
 		Stateless:           s.opts.Stateless,
 		MaxRequestBodyBytes: s.opts.MaxRequestBytes,
+		SessionTimeout:      s.opts.SessionIdle,
 		Logger:              slog.New(minLevel{s.log.Handler(), slog.LevelWarn}),
 	})
 	h = s.carry(h)

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/sezzlee/sezzlee/catalog"
@@ -46,6 +47,9 @@ type Options struct {
 	// session, keeping no state between requests. Zero is stateful: the
 	// client keeps an Mcp-Session-Id across requests.
 	Stateless bool
+	// SessionIdle closes a stateful session that has seen no request for
+	// this long. Zero means DefaultSessionIdle; negative never closes one.
+	SessionIdle time.Duration
 	// AllowedOrigins lists the browser origins ("https://app.example")
 	// allowed to call Handler. A request without an Origin header (any
 	// non-browser client) is always allowed. Zero refuses every request
@@ -81,8 +85,11 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// DefaultMaxRequestBytes is the zero value of Options.MaxRequestBytes.
-const DefaultMaxRequestBytes = 1 << 20
+// Defaults for the zero values of Options.
+const (
+	DefaultMaxRequestBytes = 1 << 20
+	DefaultSessionIdle     = 30 * time.Minute
+)
 
 // Errors returned by New and Reload.
 var (
@@ -121,6 +128,12 @@ func New(opts *Options) (*Server, error) {
 	}
 	if s.opts.MaxRequestBytes == 0 {
 		s.opts.MaxRequestBytes = DefaultMaxRequestBytes
+	}
+	switch {
+	case s.opts.SessionIdle == 0:
+		s.opts.SessionIdle = DefaultSessionIdle
+	case s.opts.SessionIdle < 0:
+		s.opts.SessionIdle = 0 // the SDK's "never"
 	}
 	if s.opts.MaxRequestBytes < 0 {
 		return nil, fmt.Errorf("mcpserver: MaxRequestBytes %d is negative", s.opts.MaxRequestBytes)

@@ -465,3 +465,17 @@ func TestPrefixes(t *testing.T) {
 func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
+
+func benchConnect(b *testing.B, url string) *mcp.ClientSession {
+	b.Helper()
+	c := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return cs
+}
+
+func callParams(name string, args map[string]any) *mcp.CallToolParams {
+	return &mcp.CallToolParams{Name: name, Arguments: args}
+}

@@ -179,7 +179,11 @@ func decodeArgs(meta string, raw json.RawMessage, v any, keys string) *envelope.
 	allowed := strings.Split(keys, ",")
 	for k := range probe {
 		if !contains(allowed, k) {
-			unknown = append(unknown, envelope.Field{Name: k, Message: fmt.Sprintf("%s takes only %s.", meta, strings.Join(allowed, ", "))})
+			name := truncate(k, 64)
+			if name == "" {
+				name = `""`
+			}
+			unknown = append(unknown, envelope.Field{Name: name, Message: fmt.Sprintf("%s takes only %s.", meta, strings.Join(allowed, ", "))})
 		}
 	}
 	if len(unknown) > 0 {
@@ -189,8 +193,8 @@ func decodeArgs(meta string, raw json.RawMessage, v any, keys string) *envelope.
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		field := ""
-		if te, ok := err.(*json.UnmarshalTypeError); ok {
+		field := "arguments"
+		if te, ok := err.(*json.UnmarshalTypeError); ok && te.Field != "" {
 			field = te.Field
 		}
 		return envelope.Reject(envelope.InvalidType, "An argument of "+meta+" has the wrong type; follow its input schema.",
