@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -278,4 +279,32 @@ func mustCompose(t *testing.T, tool, args string) *http.Request {
 		t.Fatalf("compose: %s", envJSON(env))
 	}
 	return req
+}
+
+// TestRemoteReusesConnectionsAndIgnoresProxyEnv: calls share one
+// connection, and a proxy named in the environment is not used.
+func TestRemoteReusesConnectionsAndIgnoresProxyEnv(t *testing.T) {
+	t.Setenv("HTTP_PROXY", "http://127.0.0.1:1")
+	t.Setenv("HTTPS_PROXY", "http://127.0.0.1:1")
+	t.Setenv("NO_PROXY", "")
+	cat := mustParse(t, "testdata/pets.yaml", nil)
+	var mu sync.Mutex
+	addrs := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		addrs[r.RemoteAddr]++
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"ok":true}`)
+	}))
+	defer srv.Close()
+	inv := newTestInvoker(t, srv.URL, nil)
+	for range 5 {
+		if env := inv.Invoke(bg, cat, Call{Tool: "createPet", Arguments: []byte(`{}`)}); env.Status != 200 {
+			t.Fatalf("envelope %s; was the environment's proxy used?", envJSON(env))
+		}
+	}
+	if len(addrs) != 1 {
+		t.Errorf("5 calls used %d connections, want 1: %v", len(addrs), addrs)
+	}
 }

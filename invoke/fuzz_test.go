@@ -152,3 +152,21 @@ func BenchmarkOverhead(b *testing.B) {
 	b.ReportMetric(float64(sd.Nanoseconds()-dd.Nanoseconds())/n, "overhead-ns/op")
 	b.ReportMetric((float64(sa)-float64(da))/n, "overhead-allocs/op")
 }
+
+// BenchmarkCompose measures the dry run alone on a call with path, query,
+// header and cookie arguments, a deferred value and a credential.
+func BenchmarkCompose(b *testing.B) {
+	cat := mustParse(b, "testdata/pets.yaml", nil)
+	inv, _ := New(&Options{
+		Backend:     Handler(http.NotFoundHandler()),
+		Credentials: StaticCredentials{"key": "k"}.Credentials,
+		Deferred:    tenant("acme", nil),
+	})
+	call := Call{Tool: "getPet", Arguments: []byte(`{"id":7,"fields":["name","tags"],"X-Trace":"abc","theme":"dark"}`)}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, env := inv.Compose(bg, cat, call); env != nil {
+			b.Fatal(envJSON(env))
+		}
+	}
+}
