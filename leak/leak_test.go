@@ -2,6 +2,7 @@ package leak
 
 import (
 	"bufio"
+	"flag"
 	"os"
 	"strings"
 	"testing"
@@ -227,5 +228,31 @@ func TestLongInput(t *testing.T) {
 	got, withheld := Filter(s)
 	if !withheld || strings.Contains(got, "eyJ") {
 		t.Errorf("Filter of a long stack = %q, %v; want no part of the token", got, withheld)
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite testdata/filtered.txtar")
+
+// TestCorpusGolden pins what each corpus sample becomes, so that a change
+// to the rules shows in review as a diff of agent-facing text.
+func TestCorpusGolden(t *testing.T) {
+	const path = "testdata/filtered.txtar"
+	got := &txtar.Archive{Comment: []byte("What Clean returns for each sample of leaks.txtar (go test ./leak -update).\n")}
+	for _, s := range readCorpus(t) {
+		got.Files = append(got.Files, txtar.File{Name: s.name, Data: []byte(Clean(s.text) + "\n")})
+	}
+	data := txtar.Format(got)
+	if *update {
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(data) != string(want) {
+		t.Errorf("%s is out of date (go test ./leak -update, then review the diff)", path)
 	}
 }
