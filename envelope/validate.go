@@ -3,6 +3,7 @@ package envelope
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -10,6 +11,10 @@ import (
 
 	"github.com/sezzlee/sezzlee/spec"
 )
+
+// ErrInvalid is returned, wrapped with the details, by Validate for data
+// that is not JSON or does not match the schema.
+var ErrInvalid = errors.New("envelope: not a valid invoke result")
 
 // schemaURL is the $id of the embedded invoke result schema.
 const schemaURL = "urn:sezzlee:spec:invoke-result"
@@ -28,8 +33,9 @@ var compiled = sync.OnceValues(func() (*jsonschema.Schema, error) {
 })
 
 // Validate checks that data is one JSON envelope that the normative schema
-// (spec/invoke-result.schema.json) accepts. Tests of every package that
-// produces envelopes use it on what they produce.
+// (spec/invoke-result.schema.json) accepts; otherwise the error wraps
+// ErrInvalid. Tests of every package that produces envelopes use it on what
+// they produce.
 func Validate(data []byte) error {
 	sch, err := compiled()
 	if err != nil {
@@ -37,10 +43,10 @@ func Validate(data []byte) error {
 	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
-		return fmt.Errorf("envelope: not JSON: %w", err)
+		return fmt.Errorf("%w: not JSON: %w", ErrInvalid, err)
 	}
 	if err := sch.Validate(inst); err != nil {
-		return fmt.Errorf("envelope: does not match the invoke result schema: %w", err)
+		return fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package envelope
 
 import (
+	"errors"
 	"testing"
 )
 
@@ -34,6 +35,9 @@ func TestValidate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		err := Validate([]byte(tt.json))
+		if err != nil && !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: error %v does not wrap ErrInvalid", tt.name, err)
+		}
 		if (err == nil) != tt.ok {
 			t.Errorf("%s: Validate(%s) = %v; want ok=%v", tt.name, tt.json, err, tt.ok)
 		}
