@@ -38,6 +38,9 @@ type Options struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 }
 
+// defaultTool is the demo API's tool whose schema has every kind of rule.
+const defaultTool = "createOrder"
+
 func (o *Options) withDefaults() Options {
 	var out Options
 	if o != nil {
@@ -48,7 +51,7 @@ func (o *Options) withDefaults() Options {
 			*s = v
 		}
 	}
-	def(&out.Tool, "createOrder")
+	def(&out.Tool, defaultTool)
 	def(&out.PathTool, "getOrder")
 	def(&out.RateTool, "getOrderStats")
 	def(&out.ListTool, "listOrders")

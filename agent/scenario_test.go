@@ -122,6 +122,15 @@ func TestScenariosCatchABrokenServer(t *testing.T) {
 			}
 			a["fields"] = fs
 		}), "item keeps all 2 of its rules, each once"},
+		{"one of two rules dropped", "validation-retry", onCode("validation_failed", func(a map[string]any) {
+			var keep []Field
+			for _, f := range fieldsOf(a) {
+				if !strings.Contains(f.Message, "minimum length") {
+					keep = append(keep, f)
+				}
+			}
+			a["fields"] = keep
+		}), "item, sent empty, is listed for both the rules it broke"},
 		{"no fields at all", "validation-retry", onCode("validation_failed", func(a map[string]any) { delete(a, "fields") }), "a repair from fields and the schema alone"},
 		{"repaired call still fails", "validation-retry", invoking("createOrder", func(_ fakeCall, a map[string]any) {
 			if a["status"] == 201 {

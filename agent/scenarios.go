@@ -159,6 +159,16 @@ func validationRetry(r *run) {
 				r.check(fmt.Sprintf("%s keeps all %d of its rules, each once", n, len(msgs)), distinct(msgs), "repeated message in %q", msgs)
 			}
 		}
+		if r.opts.Tool == defaultTool {
+			// The demo's backend judges an empty required string twice
+			// (presence and minimum length), as ASP.NET Core's data
+			// annotations do; both rules must reach the agent.
+			for _, n := range c.broken {
+				if p := s.Properties[n]; c.args[n] == "" && s.IsRequired(n) && p.MinLength != nil {
+					r.check(n+", sent empty, is listed for both the rules it broke", len(e.FieldsFor(n)) == 2, "listed %d times", len(e.FieldsFor(n)))
+				}
+			}
+		}
 		fixed, err := s.Repair(c.args, e.Fields)
 		if !r.check("a repair from fields and the schema alone", err == nil, "%v", err) {
 			continue
