@@ -308,3 +308,12 @@ func TestRemoteReusesConnectionsAndIgnoresProxyEnv(t *testing.T) {
 		t.Errorf("5 calls used %d connections, want 1: %v", len(addrs), addrs)
 	}
 }
+
+func TestBackendWithoutResponseIsInternal(t *testing.T) {
+	cat := mustParse(t, "testdata/pets.yaml", nil)
+	inv, _ := New(&Options{Backend: BackendFunc(func(context.Context, *http.Request) (*http.Response, error) { return nil, nil })})
+	env := inv.Invoke(bg, cat, Call{Tool: "createPet", Arguments: []byte(`{}`)})
+	if env.Error != envelope.InternalError || env.Reference == "" {
+		t.Errorf("envelope %s, want internal_error with a reference", envJSON(env))
+	}
+}

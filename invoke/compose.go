@@ -56,7 +56,7 @@ func (b *builder) build() *http.Request {
 	var path []byte
 	for _, seg := range b.plan.segments {
 		if seg.param == "" {
-			path = append(path, seg.literal...)
+			path = appendLiteral(path, seg.literal)
 			continue
 		}
 		ab := b.plan.byWire[seg.param]
@@ -255,6 +255,21 @@ func appendPath(buf []byte, ab *catalog.ArgBinding, v any) []byte {
 		}
 	default:
 		buf = append(buf, esc(scalar(v))...)
+	}
+	return buf
+}
+
+// appendLiteral writes the template's own text, encoding only what a path
+// cannot carry as it is (a space, say); what is valid stays untouched.
+func appendLiteral(buf []byte, s string) []byte {
+	const hex = "0123456789ABCDEF"
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (keep(c, true) && c != '?') || c == '%' || c == '=' || c == '&' || c == '+' {
+			buf = append(buf, c)
+			continue
+		}
+		buf = append(buf, '%', hex[c>>4], hex[c&15])
 	}
 	return buf
 }

@@ -48,6 +48,9 @@ func (inv *Invoker) dispatch(ctx context.Context, c *composed) *envelope.Envelop
 		}
 		return env
 	}
+	if resp == nil || resp.Body == nil {
+		return inv.internal(c.tool.Name, errors.New("the backend returned neither a response nor an error"))
+	}
 	defer resp.Body.Close()
 	r, err := readBounded(resp, limit)
 	if err != nil {
