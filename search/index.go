@@ -377,7 +377,7 @@ func (ix *index) score(cs []concept, keep func(doc int) bool) []scored {
 // builtinFields are the built-in ranking's field weights and length
 // normalisation. Fields that name the operation weigh most; prose and
 // argument text weigh least and are normalised hardest, since their length
-// says little about relevance.
+// says little about relevance. It is never modified.
 var builtinFields = [numFields]fieldParams{
 	fName:        {weight: 3, b: 0.5},
 	fMethod:      {weight: 1, b: 0},
@@ -391,15 +391,15 @@ var builtinFields = [numFields]fieldParams{
 }
 
 // builtinK1 is BM25's term-frequency saturation.
-var builtinK1 = 1.2
+const builtinK1 = 1.2
 
 // deprecatedFactor ranks a deprecated operation below an equally good
 // current one.
-var deprecatedFactor = 0.9
+const deprecatedFactor = 0.9
 
 // builtinCoord rewards documents that match more of the query's words: a
 // score is multiplied by the square root of the share of words matched.
-var builtinCoord = 0.5
+const builtinCoord = 0.5
 
 // expand is the synonym table, stemmed once.
 var expand = buildExpansion(newAnalyzer(), synonymGroups)
@@ -447,7 +447,7 @@ func weightIn(c concept, term string) float64 {
 // verbBonus is the share by which a tool's score grows when the query's
 // first word is the action its summary or name leads with ("fix a typo in
 // a message" and "Updates a message"): agents state the action first.
-var verbBonus = 0.3
+const verbBonus = 0.3
 
 // maxQueryTerms bounds the words of one query that are scored.
 const maxQueryTerms = 32

@@ -244,7 +244,14 @@ func (s *Searcher) builtin(q Query) *Result {
 	for _, r := range ranked[:min(len(ranked), q.Limit)] {
 		res.Hits = append(res.Hits, hitOf(s.tools[r.doc], r.score))
 	}
-	if len(ranked) > 0 && float64(ranked[0].matched) >= dominanceCoverage*float64(len(cs)) && s.dominates(res.Hits) {
+	if len(ranked) == 0 || float64(ranked[0].matched) < dominanceCoverage*float64(len(cs)) {
+		return res
+	}
+	second := 0.0
+	if len(ranked) > 1 {
+		second = ranked[1].score
+	}
+	if s.dominates(ranked[0].score, second) {
 		res.Tool = definition(s.tools[ranked[0].doc])
 	}
 	return res
@@ -252,15 +259,15 @@ func (s *Searcher) builtin(q Query) *Result {
 
 // dominanceCoverage is the share of the query's words the first hit must
 // match, literally or through a synonym, to dominate.
-var dominanceCoverage = 2.0 / 3
+const dominanceCoverage = 2.0 / 3
 
-// dominates applies the score part of the dominance rule.
-func (s *Searcher) dominates(hits []Hit) bool {
+// dominates applies the score part of the dominance rule to the best and
+// second-best scores of the whole ranking, not of the hits kept: a limit of
+// one must not make every first hit dominant. second is 0 when there is
+// no second hit.
+func (s *Searcher) dominates(first, second float64) bool {
 	r := s.opts.DominanceRatio
-	if r < 0 || len(hits) == 0 || hits[0].Score <= 0 {
-		return false
-	}
-	return len(hits) == 1 || hits[0].Score >= r*hits[1].Score
+	return r > 0 && first > 0 && first >= r*second
 }
 
 // rankerPanicError reports a panic inside the bound ranker.
@@ -292,22 +299,28 @@ func (s *Searcher) bound(ctx context.Context, q Query) (res *Result, err error) 
 	}
 	res = &Result{Hits: make([]Hit, 0, min(len(hits), q.Limit))}
 	seen := make(map[string]bool, q.Limit)
+	var scores [2]float64 // the best two, for the dominance rule
 	for _, h := range hits {
-		if len(res.Hits) == q.Limit {
+		if len(seen) == q.Limit+1 {
 			break
 		}
 		t, ok := s.byName[h.Name]
 		if !ok || seen[h.Name] || !keep(t, q) {
 			continue
 		}
-		seen[h.Name] = true // a name counts once
 		score := h.Score
 		if math.IsNaN(score) || math.IsInf(score, 0) {
 			score = 0
 		}
-		res.Hits = append(res.Hits, hitOf(t, score))
+		if len(seen) < 2 {
+			scores[len(seen)] = score
+		}
+		seen[h.Name] = true // a name counts once
+		if len(res.Hits) < q.Limit {
+			res.Hits = append(res.Hits, hitOf(t, score))
+		}
 	}
-	if s.dominates(res.Hits) {
+	if len(res.Hits) > 0 && s.dominates(scores[0], scores[1]) {
 		res.Tool = definition(s.byName[res.Hits[0].Name])
 	}
 	return res, nil

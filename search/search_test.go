@@ -381,3 +381,22 @@ func TestSearchConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchDominanceIgnoresLimit checks that a limit of one does not make
+// a first hit dominant when the second is close.
+func TestSearchDominanceIgnoresLimit(t *testing.T) {
+	tools := []*catalog.Tool{
+		tool("a", "GET", "/a", "Payment report", nil),
+		tool("b", "GET", "/b", "Payment report", nil),
+	}
+	r := RankerFunc(func(context.Context, Query, []*catalog.Tool) ([]Hit, error) {
+		return []Hit{{Name: "a", Score: 1}, {Name: "b", Score: 0.9}}, nil
+	})
+	for name, opts := range map[string]*Options{"built-in": nil, "bound": {Ranker: r}} {
+		s := mustSearcher(t, tools, opts)
+		res := search(t, s, Query{Text: "payment report", Limit: 1})
+		if len(res.Hits) != 1 || res.Tool != nil {
+			t.Errorf("%s: Search(Limit 1) = %v with definition %v, want one hit and no definition", name, names(res.Hits), res.Tool)
+		}
+	}
+}
