@@ -344,3 +344,23 @@ func FuzzParseJWKS(f *testing.F) {
 		}
 	})
 }
+
+func TestResourceMetadataHandler(t *testing.T) {
+	ts := httptest.NewServer(ResourceMetadataHandler(ResourceMetadata{Resource: testAudience, AuthorizationServers: []string{testIssuer}}))
+	t.Cleanup(ts.Close)
+	resp, err := http.Get(ts.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var m struct {
+		Resource string   `json:"resource"`
+		Servers  []string `json:"authorization_servers"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Resource != testAudience || len(m.Servers) != 1 || m.Servers[0] != testIssuer {
+		t.Errorf("metadata = %+v, want resource %s issued by %s", m, testAudience, testIssuer)
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
 // inboundHeader carries, from the HTTP layer to the tool handler, the
@@ -153,4 +154,28 @@ func (c inboundContext) Value(key any) any {
 		return v
 	}
 	return c.Context.Value(key)
+}
+
+// ResourceMetadata describes this server as an OAuth protected resource
+// (RFC 9728), so that a client refused with 401 can find where to get a
+// token.
+type ResourceMetadata struct {
+	// Resource is the server's resource identifier: the audience its
+	// tokens must carry. Required.
+	Resource string
+	// AuthorizationServers are the issuers that grant tokens for it.
+	AuthorizationServers []string
+	// Scopes are the scopes it understands. Zero lists none.
+	Scopes []string
+}
+
+// ResourceMetadataHandler serves m as the JSON document clients fetch from
+// /.well-known/oauth-protected-resource.
+func ResourceMetadataHandler(m ResourceMetadata) http.Handler {
+	return auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
+		Resource:               m.Resource,
+		AuthorizationServers:   m.AuthorizationServers,
+		ScopesSupported:        m.Scopes,
+		BearerMethodsSupported: []string{"header"},
+	})
 }

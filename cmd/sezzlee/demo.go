@@ -57,7 +57,7 @@ func runDemo(ctx context.Context, e *env, args []string) int {
 		writeClientConfig(e.stderr, map[string]any{"command": "sezzlee", "args": []string{"demo", "--stdio"}})
 		return serveStdio(ctx, e, srv)
 	}
-	return serveHTTP(ctx, e, srv.Handler(), *listen, defaultMCPPath, func(url string) {
+	return serveHTTP(ctx, e, srv.Handler(), *listen, defaultMCPPath, nil, func(url string) {
 		fmt.Fprintln(e.stdout, url)
 		fmt.Fprintln(e.stdout)
 		fmt.Fprintln(e.stdout, "Add this to your MCP client's configuration:")

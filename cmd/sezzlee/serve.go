@@ -135,7 +135,23 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	if path == "" {
 		path = defaultMCPPath
 	}
-	return serveHTTP(ctx, e, srv.Handler(), listen, path, nil)
+	return serveHTTP(ctx, e, srv.Handler(), listen, path, resourceRoutes(cfg.Auth, path), nil)
+}
+
+// resourceRoutes serves the protected resource metadata (RFC 9728) when
+// the configuration says who issues tokens: at the well-known path, and at
+// it suffixed with the endpoint's path as the RFC asks for a resource
+// with a path.
+func resourceRoutes(a *config.Auth, path string) map[string]http.Handler {
+	if a == nil || a.JWT == nil {
+		return nil
+	}
+	h := mcpserver.ResourceMetadataHandler(mcpserver.ResourceMetadata{
+		Resource:             a.JWT.Audience,
+		AuthorizationServers: []string{a.JWT.Issuer},
+	})
+	const wellKnown = "/.well-known/oauth-protected-resource"
+	return map[string]http.Handler{wellKnown: h, wellKnown + path: h}
 }
 
 // errConfig marks a configuration the wiring found unusable (a missing
@@ -354,9 +370,9 @@ func serveStdio(ctx context.Context, e *env, srv *mcpserver.Server) int {
 }
 
 // serveHTTP serves h at path on addr until ctx ends, then shuts down
-// gracefully. ready, when set, is called with the endpoint's URL once the
+// gracefully, with routes mounted beside it. ready, when set, is called with the endpoint's URL once the
 // listener is bound; otherwise the URL is printed as the first line.
-func serveHTTP(ctx context.Context, e *env, h http.Handler, addr, path string, ready func(url string)) int {
+func serveHTTP(ctx context.Context, e *env, h http.Handler, addr, path string, routes map[string]http.Handler, ready func(url string)) int {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return usageError(e, "cannot listen on %s: %v", addr, err)
@@ -377,6 +393,9 @@ func serveHTTP(ctx context.Context, e *env, h http.Handler, addr, path string, r
 		}
 		h.ServeHTTP(w, r)
 	}))
+	for p, rh := range routes {
+		mux.Handle(p, rh)
+	}
 	hs := &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: 10 * time.Second,
