@@ -6,6 +6,8 @@ import (
 	"io"
 	"mime"
 	"mime/multipart"
+	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -243,5 +245,42 @@ func TestUndecidedTypesPass(t *testing.T) {
 	}
 	if n := srv.hits.Load(); n != 6 {
 		t.Errorf("backend hits = %d, want 6", n)
+	}
+}
+
+// TestStripeFormBody composes a real Stripe operation: a urlencoded body
+// whose nested objects and arrays use deepObject, with HTTP basic auth.
+func TestStripeFormBody(t *testing.T) {
+	cat := mustParse(t, specs.File(t, "stripe-spec3-2023-09.yaml"), nil)
+	inv, _ := New(&Options{
+		Backend:     Handler(http.NotFoundHandler()),
+		Credentials: StaticCredentials{"basicAuth": "sk_test_123:"}.Credentials,
+	})
+	req, env := inv.Compose(bg, cat, Call{Tool: "PostCustomers", Arguments: []byte(`{
+		"email": "a@b.c",
+		"metadata": {"order": "1"},
+		"address": {"line1": "1 Main", "city": "X"},
+		"expand": ["tax"],
+		"preferred_locales": ["en", "fr"],
+		"tax_id_data": [{"type": "eu_vat", "value": "DE1"}]
+	}`)})
+	if env != nil {
+		t.Fatalf("envelope %s", envJSON(env))
+	}
+	body, _ := io.ReadAll(req.Body)
+	want := "address%5Bcity%5D=X&address%5Bline1%5D=1%20Main&email=a%40b.c&expand%5B0%5D=tax&metadata%5Border%5D=1" +
+		"&preferred_locales%5B0%5D=en&preferred_locales%5B1%5D=fr&tax_id_data%5B0%5D%5Btype%5D=eu_vat&tax_id_data%5B0%5D%5Bvalue%5D=DE1"
+	if string(body) != want {
+		t.Errorf("body\n%s\nwant\n%s", body, want)
+	}
+	form, err := url.ParseQuery(string(body))
+	if err != nil || form.Get("tax_id_data[0][type]") != "eu_vat" || form.Get("address[line1]") != "1 Main" {
+		t.Errorf("a form reader sees %v (%v)", form, err)
+	}
+	if got, want := req.Header.Get("Authorization"), "Basic "+base64.StdEncoding.EncodeToString([]byte("sk_test_123:")); got != want {
+		t.Errorf("Authorization = %q, want %q", got, want)
+	}
+	if req.Method != "POST" || req.URL.Path != "/v1/customers" {
+		t.Errorf("request %s %s", req.Method, req.URL)
 	}
 }
