@@ -284,3 +284,33 @@ func TestStripeFormBody(t *testing.T) {
 		t.Errorf("request %s %s", req.Method, req.URL)
 	}
 }
+
+// TestPetstoreUploads sends the real Petstore uploads: Swagger 2.0's
+// multipart formData file and OpenAPI 3.0's raw octet-stream body.
+func TestPetstoreUploads(t *testing.T) {
+	srv := newRecordingServer(t)
+	inv := newTestInvoker(t, srv.URL, nil)
+	img := base64.StdEncoding.EncodeToString([]byte("GIF89a"))
+
+	cat := mustParse(t, specs.File(t, "petstore-swagger20.json"), nil)
+	env := inv.Invoke(bg, cat, Call{Tool: "uploadFile", Arguments: []byte(`{"petId":5,"additionalMetadata":"front","file":{"content":"` + img + `","name":"rex.gif","contentType":"image/gif"}}`)})
+	if env.IsError() {
+		t.Fatalf("swagger 2.0: envelope %s", envJSON(env))
+	}
+	got := srv.got()
+	parts := readParts(t, got.Header.Get("Content-Type"), got.Body)
+	if want := "additionalMetadata||front\nfile filename=rex.gif|image/gif|GIF89a"; got.RawPath != "/pet/5/uploadImage" || strings.Join(parts, "\n") != want {
+		t.Errorf("swagger 2.0: %s with parts\n%s\nwant /pet/5/uploadImage with\n%s", got.RawPath, strings.Join(parts, "\n"), want)
+	}
+
+	cat = mustParse(t, specs.File(t, "petstore-oas30.yaml"), nil)
+	env = inv.Invoke(bg, cat, Call{Tool: "uploadFile", Arguments: []byte(`{"petId":5,"additionalMetadata":"front","body":"data:image/gif;base64,` + img + `"}`)})
+	if env.IsError() {
+		t.Fatalf("openapi 3.0: envelope %s", envJSON(env))
+	}
+	got = srv.got()
+	if got.RawPath != "/pet/5/uploadImage" || got.RawQuery != "additionalMetadata=front" || string(got.Body) != "GIF89a" ||
+		got.Header.Get("Content-Type") != "application/octet-stream" {
+		t.Errorf("openapi 3.0: %s?%s %q %q", got.RawPath, got.RawQuery, got.Header.Get("Content-Type"), got.Body)
+	}
+}
