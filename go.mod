@@ -2,10 +2,12 @@ module github.com/sezzlee/sezzlee
 
 go 1.26.0
 
-require github.com/modelcontextprotocol/go-sdk v1.8.0
+require (
+	github.com/golang-jwt/jwt/v5 v5.3.1
+	github.com/modelcontextprotocol/go-sdk v1.8.0
+)
 
 require (
-	github.com/golang-jwt/jwt/v5 v5.3.1 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
