@@ -93,3 +93,36 @@ func TestParseDataURI(t *testing.T) {
 		}
 	}
 }
+
+func FuzzParseDataURI(f *testing.F) {
+	for _, s := range []string{"data:,x", "data:text/plain;base64,aGk=", "data:;base64,", "data:a/b;c=d,%41", "data:,%zz"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		file, err := parseDataURI(s, 16)
+		if err == nil && len(file.Content) > 16 {
+			t.Fatalf("%q gave %d bytes over a 16-byte bound", s, len(file.Content))
+		}
+	})
+}
+
+// FuzzLocalFiles: whatever the reference, LocalFiles never reads the file
+// that sits outside its root, directly or through a link.
+func FuzzLocalFiles(f *testing.F) {
+	base := f.TempDir()
+	root := filepath.Join(base, "root")
+	os.MkdirAll(filepath.Join(root, "sub"), 0o700)
+	os.WriteFile(filepath.Join(base, "secret"), []byte("SECRET"), 0o600)
+	os.WriteFile(filepath.Join(root, "ok"), []byte("fine"), 0o600)
+	os.Symlink(filepath.Join(base, "secret"), filepath.Join(root, "sub", "link"))
+	for _, s := range []string{"ok", "../secret", "file:../secret", "file:///../secret", "sub/link", "sub/../../secret", base + "/secret", "file://localhost/../secret", "%2e%2e/secret"} {
+		f.Add(s)
+	}
+	lf := LocalFiles{Root: root}
+	f.Fuzz(func(t *testing.T, uri string) {
+		file, err := lf.Resolve(context.Background(), uri, 64)
+		if err == nil && string(file.Content) == "SECRET" {
+			t.Fatalf("%q read the file outside the root", uri)
+		}
+	})
+}
