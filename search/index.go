@@ -1,9 +1,9 @@
 package search
 
 import (
+	"cmp"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/sezzlee/sezzlee/catalog"
@@ -365,11 +365,11 @@ func (ix *index) score(cs []concept, keep func(doc int) bool) []scored {
 			out = append(out, scored{doc: d, score: s, matched: matched[d]})
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].score != out[j].score {
-			return out[i].score > out[j].score
+	slices.SortFunc(out, func(a, b scored) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
 		}
-		return ix.tools[out[i].doc].Name < ix.tools[out[j].doc].Name
+		return strings.Compare(ix.tools[a.doc].Name, ix.tools[b.doc].Name)
 	})
 	return out
 }

@@ -128,6 +128,7 @@ var (
 type Searcher struct {
 	tools     []*catalog.Tool
 	byName    map[string]*catalog.Tool
+	summaries map[string]string // tool name -> Hit.Summary
 	ix        *index
 	opts      Options
 	synWeight float64
@@ -143,9 +144,11 @@ func New(cat *catalog.Catalog, opts *Options) (*Searcher, error) {
 }
 
 func newSearcher(tools []*catalog.Tool, opts *Options) (*Searcher, error) {
-	s := &Searcher{tools: tools, byName: make(map[string]*catalog.Tool, len(tools))}
+	s := &Searcher{tools: tools, byName: make(map[string]*catalog.Tool, len(tools)),
+		summaries: make(map[string]string, len(tools))}
 	for _, t := range tools {
 		s.byName[t.Name] = t
+		s.summaries[t.Name] = shortSummary(t)
 	}
 	if opts != nil {
 		s.opts = *opts
@@ -227,7 +230,7 @@ func (s *Searcher) browse(q Query) *Result {
 			break
 		}
 		if keep(t, q) {
-			res.Hits = append(res.Hits, hitOf(t, 0))
+			res.Hits = append(res.Hits, s.hitOf(t, 0))
 		}
 	}
 	return res
@@ -242,7 +245,7 @@ func (s *Searcher) builtin(q Query) *Result {
 	ranked := s.ix.score(cs, filter)
 	res := &Result{Hits: make([]Hit, 0, min(len(ranked), q.Limit))}
 	for _, r := range ranked[:min(len(ranked), q.Limit)] {
-		res.Hits = append(res.Hits, hitOf(s.tools[r.doc], r.score))
+		res.Hits = append(res.Hits, s.hitOf(s.tools[r.doc], r.score))
 	}
 	if len(ranked) == 0 || float64(ranked[0].matched) < dominanceCoverage*float64(len(cs)) {
 		return res
@@ -317,7 +320,7 @@ func (s *Searcher) bound(ctx context.Context, q Query) (res *Result, err error) 
 		}
 		seen[h.Name] = true // a name counts once
 		if len(res.Hits) < q.Limit {
-			res.Hits = append(res.Hits, hitOf(t, score))
+			res.Hits = append(res.Hits, s.hitOf(t, score))
 		}
 	}
 	if len(res.Hits) > 0 && s.dominates(scores[0], scores[1]) {
@@ -334,12 +337,12 @@ func definition(t *catalog.Tool) *catalog.Definition {
 // maxSummaryBytes bounds Hit.Summary.
 const maxSummaryBytes = 160
 
-func hitOf(t *catalog.Tool, score float64) Hit {
+func (s *Searcher) hitOf(t *catalog.Tool, score float64) Hit {
 	return Hit{
 		Name:    t.Name,
 		Method:  t.Method,
 		Path:    t.PathKey,
-		Summary: shortSummary(t),
+		Summary: s.summaries[t.Name],
 		Score:   math.Round(score*1e4) / 1e4,
 	}
 }
