@@ -139,11 +139,12 @@ var pagingNames = map[string]bool{
 	"exclude": true, "expand": true, "search": true, "sinceid": true, "maxid": true,
 }
 
+var pagingStrip = strings.NewReplacer("_", "", "-", "", "$", "", "[]", "", ".", "")
+
 // isPaging reports whether an argument narrows a response, judged by its
 // name: a name in pagingNames once lower-cased and stripped of '_', '-',
 // '$' and '[]', or one that starts with "filter" or ends with "filter".
 func isPaging(name string) bool {
-	n := strings.ToLower(name)
-	n = strings.NewReplacer("_", "", "-", "", "$", "", "[]", "", ".", "").Replace(n)
+	n := pagingStrip.Replace(strings.ToLower(name))
 	return pagingNames[n] || strings.HasPrefix(n, "filter") || strings.HasSuffix(n, "filter")
 }

@@ -16,7 +16,8 @@ func BenchmarkLoadGitHub(b *testing.B) { benchmarkLoad(b, "github-api.github.com
 func BenchmarkLoadOpenAI(b *testing.B) { benchmarkLoad(b, "openai-openapi.yaml") }
 
 // benchmarkLoad times the whole build of a real description and, in the
-// same run, the YAML parse alone, and reports their ratio (build/parse),
+// same run, the YAML parse alone, and reports the fastest of each and their
+// ratio (build/parse),
 // the peak heap during one build and the heap the catalog retains.
 func benchmarkLoad(b *testing.B, name string) {
 	data, err := os.ReadFile(specs.File(b, name))
@@ -27,7 +28,9 @@ func benchmarkLoad(b *testing.B, name string) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
-	var parse, build time.Duration
+	// The machine may be shared: the fastest of the runs is the least
+	// disturbed measure of each, so the ratio uses the minimums.
+	minParse, minBuild := time.Duration(1<<62), time.Duration(1<<62)
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		start := time.Now()
@@ -35,17 +38,18 @@ func benchmarkLoad(b *testing.B, name string) {
 		if err := yaml.Unmarshal(data, &n); err != nil {
 			b.Fatal(err)
 		}
-		parse += time.Since(start)
+		minParse = min(minParse, time.Since(start))
 		b.StartTimer()
 
 		start = time.Now()
 		if _, err := Parse(data, nil); err != nil {
 			b.Fatal(err)
 		}
-		build += time.Since(start)
+		minBuild = min(minBuild, time.Since(start))
 	}
-	b.ReportMetric(float64(parse.Milliseconds())/float64(b.N), "parse-ms/op")
-	b.ReportMetric(float64(build)/float64(parse), "build/parse")
+	b.ReportMetric(float64(minParse.Microseconds())/1000, "parse-ms")
+	b.ReportMetric(float64(minBuild.Microseconds())/1000, "build-ms")
+	b.ReportMetric(float64(minBuild)/float64(minParse), "build/parse")
 	b.ReportMetric(float64(peak)/(1<<20), "peak-MiB")
 	b.ReportMetric(float64(retained)/(1<<20), "retained-MiB")
 	b.ReportMetric(float64(retained)/float64(len(data)), "retained/file")

@@ -30,6 +30,8 @@ type loader struct {
 
 	warnings []Warning
 	warned   map[string]bool
+	scratch  []byte // reused to encode each tool's input schema
+	closed   map[*yaml.Node]any // converted reference targets that hold no reference
 }
 
 func newLoader(ctx context.Context, o Options) *loader {
@@ -41,6 +43,7 @@ func newLoader(ctx context.Context, o Options) *loader {
 		ids:      map[string]target{},
 		deferred: map[string]bool{},
 		warned:   map[string]bool{},
+		closed:   map[*yaml.Node]any{},
 	}
 	for _, d := range o.Deferred {
 		l.deferred[d] = true

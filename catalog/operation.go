@@ -195,7 +195,10 @@ func (l *loader) tool(op *operation, docSecurity []SecurityRequirement) (*Tool, 
 	if len(c.defs) > 0 {
 		input = append(input, kv{"$defs", c.defs})
 	}
-	t.InputSchema = appendJSON(nil, input)
+	// Encode into the loader's scratch buffer and keep an exact-size copy:
+	// growing a fresh buffer per tool would double the garbage.
+	l.scratch = appendJSON(l.scratch[:0], input)
+	t.InputSchema = append(json.RawMessage(nil), l.scratch...)
 
 	for _, a := range args {
 		t.Binding.Args = append(t.Binding.Args, a.b)

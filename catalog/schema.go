@@ -29,6 +29,27 @@ type converter struct {
 	open    map[*yaml.Node]bool // targets being inlined right now
 	enclose []target            // targets being converted, innermost last
 	budget  int
+	refs    int // references met so far, to tell which targets are closed
+}
+
+// convertTarget converts the schema a reference points at. A target whose
+// conversion meets no reference is closed: its result is the same in every
+// tool, so the loader keeps it and later tools reuse it. Callers copy the
+// top level before changing it.
+func (c *converter) convertTarget(t target) any {
+	if v, ok := c.l.closed[t.node]; ok {
+		return v
+	}
+	before := c.refs
+	c.open[t.node] = true
+	c.enclose = append(c.enclose, t)
+	v := c.convert(t.node, &loc{doc: t.doc, ptr: t.ptr})
+	c.enclose = c.enclose[:len(c.enclose)-1]
+	delete(c.open, t.node)
+	if c.refs == before && !c.exhausted() {
+		c.l.closed[t.node] = v
+	}
+	return v
 }
 
 func (l *loader) newConverter() *converter {
@@ -70,7 +91,7 @@ func (c *converter) countSeen(n *yaml.Node, doc *document, seen map[*yaml.Node]b
 			return
 		}
 		c.uses[t.node]++
-		if seen[t.node] {
+		if _, closed := c.l.closed[t.node]; seen[t.node] || closed {
 			return
 		}
 		seen[t.node] = true
@@ -143,9 +164,11 @@ func (c *converter) convert(n *yaml.Node, a *loc) any {
 		return obj{}
 	}
 	if r := get(n, "$ref"); r != nil {
+		c.refs++
 		return c.convertRef(n, r, a)
 	}
 	if r := get(n, "$recursiveRef"); r != nil {
+		c.refs++
 		if s, _ := str(r); s == "#" && len(c.enclose) > 0 {
 			return obj{{"$ref", "#/$defs/" + c.def(c.enclose[len(c.enclose)-1])}}
 		}
@@ -170,12 +193,7 @@ func (c *converter) convertRef(n, r *yaml.Node, a *loc) any {
 	if c.uses[t.node] >= 2 || c.open[t.node] {
 		s = obj{{"$ref", "#/$defs/" + c.def(t)}}
 	} else {
-		c.open[t.node] = true
-		c.enclose = append(c.enclose, t)
-		v := c.convert(t.node, &loc{doc: t.doc, ptr: t.ptr})
-		c.enclose = c.enclose[:len(c.enclose)-1]
-		delete(c.open, t.node)
-		switch v := v.(type) {
+		switch v := c.convertTarget(t).(type) {
 		case obj:
 			s = append(obj(nil), v...)
 		case bool:
@@ -226,12 +244,7 @@ func (c *converter) def(t target) string {
 	c.defName[t.node] = name
 	c.defs = append(c.defs, kv{name, obj{}})
 	at := len(c.defs) - 1
-	c.open[t.node] = true
-	c.enclose = append(c.enclose, t)
-	v := c.convert(t.node, &loc{doc: t.doc, ptr: t.ptr})
-	c.enclose = c.enclose[:len(c.enclose)-1]
-	delete(c.open, t.node)
-	c.defs[at].v = v
+	c.defs[at].v = c.convertTarget(t)
 	return name
 }
 
