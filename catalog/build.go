@@ -30,7 +30,7 @@ type loader struct {
 
 	warnings []Warning
 	warned   map[string]bool
-	scratch  []byte // reused to encode each tool's input schema
+	scratch  []byte             // reused to encode each tool's input schema
 	closed   map[*yaml.Node]any // converted reference targets that hold no reference
 }
 
