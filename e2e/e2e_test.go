@@ -416,3 +416,34 @@ func TestUsageErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestGracefulShutdown interrupts the demo while a slow call runs: the call
+// still gets its envelope, and the process exits on its own.
+func TestGracefulShutdown(t *testing.T) {
+	p := start(t, nil, "demo", "--listen", "127.0.0.1:0")
+	cs := connectHTTP(t, p.url(t), nil)
+	done := make(chan result, 1)
+	go func() {
+		done <- call(t, cs, "invoke_tool", map[string]any{"name": "exportOrders", "arguments": map[string]any{}})
+	}()
+	time.Sleep(time.Second) // let the call reach the backend
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case r := <-done:
+		if r.str("error") != "invoke_timeout" {
+			t.Errorf("call in flight at shutdown = %s, want its invoke_timeout envelope", r.raw)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the call in flight got no answer")
+	}
+	select {
+	case <-p.exited:
+		if code := p.cmd.ProcessState.ExitCode(); code != 0 {
+			t.Errorf("exit status %d after SIGTERM, want 0", code)
+		}
+	case <-time.After(15 * time.Second):
+		t.Error("sezzlee did not exit after SIGTERM")
+	}
+}

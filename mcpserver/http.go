@@ -129,10 +129,15 @@ func (s *Server) callContext(ctx context.Context, extra *mcp.RequestExtra) conte
 		if v, ok := s.inbound.Load(extra.Header.Get(inboundHeader)); ok {
 			return inboundContext{Context: ctx, values: v.(context.Context)}
 		}
+		// The inbound request is gone (its client left mid-call): name the
+		// caller from what the SDK kept.
 		if ti := extra.TokenInfo; ti != nil {
 			if c, ok := ti.Extra[callerExtra].(*Caller); ok {
 				return WithCaller(ctx, c)
 			}
+		}
+		if s.opts.Verifier == nil && s.opts.Identify == nil && s.opts.LocalCaller != nil {
+			return WithCaller(ctx, s.opts.LocalCaller)
 		}
 		return ctx
 	}
