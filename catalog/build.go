@@ -80,7 +80,18 @@ type operation struct {
 	tags    []string
 }
 
-func (l *loader) build(source, base string, data []byte) (*Catalog, error) {
+func (l *loader) build(source, base string, data []byte) (c *Catalog, err error) {
+	defer func() {
+		// A bug of the loader must not take the host down with it: the
+		// description is reported as unloadable instead.
+		if r := recover(); r != nil {
+			c, err = nil, &LoadError{Code: CodeInternal, Source: source, Message: fmt.Sprintf("the loader failed on this description (%v); please report it", r)}
+		}
+	}()
+	return l.buildCatalog(source, base, data)
+}
+
+func (l *loader) buildCatalog(source, base string, data []byte) (*Catalog, error) {
 	root, lerr := l.parseDoc(source, data)
 	if lerr != nil {
 		return nil, lerr
@@ -135,6 +146,13 @@ func (l *loader) build(source, base string, data []byte) (*Catalog, error) {
 
 	ops := l.operations(paths, top.child("paths"))
 	assignNames(ops)
+	for _, op := range ops {
+		if op.id != "" && safeName(op.id) == "" {
+			l.warn(op.at.child("operationId"), get(op.node, "operationId"), fmt.Sprintf("operationId %q has no character a tool name may use; named %s from the method and path", op.id, op.name))
+		} else if op.id != "" && op.name != safeName(op.id) {
+			l.warn(op.at.child("operationId"), get(op.node, "operationId"), fmt.Sprintf("operationId %q is taken by another operation; this one is named %s", op.id, op.name))
+		}
+	}
 
 	var tools []*Tool
 	excluded := map[string]string{}

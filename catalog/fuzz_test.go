@@ -33,8 +33,9 @@ func FuzzParse(f *testing.F) {
 			t.Errorf("Parse took %v on %d bytes", d, len(data))
 		}
 		if err != nil {
-			if _, ok := err.(*LoadError); !ok {
-				t.Fatalf("error %T %v is not a *LoadError", err, err)
+			le, ok := err.(*LoadError)
+			if !ok || le.Code == CodeInternal {
+				t.Fatalf("error %T %v: want a *LoadError that is not internal", err, err)
 			}
 			return
 		}

@@ -42,6 +42,7 @@ const (
 	CodeSyntax         = "syntax"          // not YAML or JSON
 	CodeNotDescription = "not_description" // YAML or JSON, but not a description
 	CodeBadOptions     = "bad_options"     // Options failed validation
+	CodeInternal       = "internal"        // the loader itself failed (a bug)
 )
 
 func (e *LoadError) Error() string {

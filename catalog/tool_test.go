@@ -35,6 +35,9 @@ func TestNames(t *testing.T) {
 	if len(byKey) != len(tests) {
 		t.Errorf("got %d tools, want %d", len(byKey), len(tests))
 	}
+	if !hasWarning(c, "/paths/~1b/post/operationId", `operationId "dup" is taken by another operation; this one is named dup_3`) {
+		t.Errorf("no warning for the repeated operationId: %v", c.Warnings)
+	}
 	thread := mustTool(t, c, "post_threads_beta_true")
 	if got := thread.Binding.FixedQuery; !reflect.DeepEqual(got, []QueryPair{{"beta", "true"}}) || thread.Binding.Path != "/threads" {
 		t.Errorf("?beta=true: path %q, fixed query %v; want /threads and beta=true", thread.Binding.Path, got)
