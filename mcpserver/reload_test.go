@@ -6,10 +6,12 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/sezzlee/sezzlee/catalog"
 	"github.com/sezzlee/sezzlee/envelope"
 	"github.com/sezzlee/sezzlee/invoke"
@@ -97,4 +99,68 @@ func TestReload(t *testing.T) {
 	if def3, _ := call(t, cs, LoadTool, map[string]any{"name": "getNote"}); def3["version"] != def2["version"] {
 		t.Error("a failed reload changed the served sources")
 	}
+}
+
+// TestReloadUnderLoad reloads repeatedly while clients call: every call
+// gets a success or tool_changed, never a transport error. Run with -race.
+func TestReloadUnderLoad(t *testing.T) {
+	inv, err := invoke.New(&invoke.Options{Backend: okBackend{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1 := notesSource(t, "testdata/notes-v1.yaml", inv)
+	v2 := notesSource(t, "testdata/notes-v2.yaml", inv)
+	s := newServer(t, &Options{Sources: []Source{v1}})
+	cs := connect(t, s.Handler())
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			src := v1
+			if i%2 == 1 {
+				src = v2
+			}
+			if err := s.Reload([]Source{src}); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	var callers sync.WaitGroup
+	for range 4 {
+		callers.Add(1)
+		go func() {
+			defer callers.Done()
+			for range 25 {
+				res, err := cs.CallTool(context.Background(), callParams(InvokeTool, map[string]any{
+					"name": "getNote", "version": v1.Catalog.Tools()[0].Version, "arguments": map[string]any{"id": 1},
+				}))
+				if err != nil {
+					t.Errorf("call during reloads: %v", err)
+					return
+				}
+				text := res.Content[0].(*mcp.TextContent).Text
+				if res.IsError && !strings.Contains(text, string(envelope.ToolChanged)) {
+					t.Errorf("call during reloads = %s, want success or tool_changed", text)
+				}
+			}
+		}()
+	}
+	callers.Wait()
+	close(stop)
+	wg.Wait()
+}
+
+type okBackend struct{}
+
+func (okBackend) Do(ctx context.Context, req *http.Request) (*http.Response, error) {
+	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: io.NopCloser(bytes.NewReader([]byte(`{}`)))}, nil
 }
