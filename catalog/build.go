@@ -254,7 +254,14 @@ func (l *loader) servers(root *yaml.Node, source string) []string {
 		}
 		return out
 	}
-	for _, s := range items(get(root, "servers")) {
+	return serverURLs(get(root, "servers"))
+}
+
+// serverURLs reads a list of Server Objects, replacing each variable with
+// its default.
+func serverURLs(list *yaml.Node) []string {
+	var out []string
+	for _, s := range items(list) {
 		u, ok := str(get(s, "url"))
 		if !ok {
 			continue

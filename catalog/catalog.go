@@ -154,6 +154,10 @@ type Binding struct {
 	Path string `json:"path"`
 	// FixedQuery holds query parameters the path key fixes (?beta=true), in order.
 	FixedQuery []QueryPair `json:"fixedQuery,omitempty"`
+	// Servers, when not empty, are the base URLs the operation or its path
+	// item declares (uploads served from another host, for example); they
+	// replace Catalog.Servers for this tool. Variables take their defaults.
+	Servers []string `json:"servers,omitempty"`
 	// Args maps every argument, agent or deferred, to its wire position;
 	// sorted by Name.
 	Args []ArgBinding `json:"args,omitempty"`

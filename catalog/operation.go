@@ -68,7 +68,10 @@ func (l *loader) tool(op *operation, docSecurity []SecurityRequirement) (*Tool, 
 	t.Annotations = annotations(op.method)
 
 	path, fixed := splitPathKey(op.pathKey)
-	t.Binding = Binding{Method: op.method, Path: path, FixedQuery: fixed}
+	t.Binding = Binding{Method: op.method, Path: path, FixedQuery: fixed, Servers: serverURLs(get(n, "servers"))}
+	if t.Binding.Servers == nil && l.version != 2 {
+		t.Binding.Servers = serverURLs(get(op.item, "servers"))
+	}
 
 	c := l.newConverter()
 	all := l.dropCredentials(l.params(op), t.Security)

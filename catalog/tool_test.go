@@ -396,3 +396,35 @@ paths:
 		t.Errorf("a free-form object body should be the whole body: %+v", b)
 	}
 }
+
+func TestOperationServers(t *testing.T) {
+	c := mustParse(t, `openapi: 3.0.0
+info: {title: t, version: '1'}
+servers: [{url: 'https://api.example.com/v1'}]
+paths:
+  /files:
+    servers: [{url: 'https://{host}/v1', variables: {host: {default: upload.example.com}}}]
+    post: {operationId: upload}
+    get:
+      operationId: listFiles
+      servers: [{url: 'https://files.example.com'}]
+  /other:
+    get: {operationId: other}
+`, nil)
+	tests := []struct {
+		name string
+		want []string
+	}{
+		{"upload", []string{"https://upload.example.com/v1"}},
+		{"listFiles", []string{"https://files.example.com"}},
+		{"other", nil},
+	}
+	for _, tt := range tests {
+		if got := mustTool(t, c, tt.name).Binding.Servers; !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: servers %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	if !reflect.DeepEqual(c.Servers, []string{"https://api.example.com/v1"}) {
+		t.Errorf("catalog servers %v", c.Servers)
+	}
+}
