@@ -32,12 +32,14 @@ func (l *listFlag) Set(v string) error {
 type specFlags struct {
 	spec         string
 	allowPrivate bool
+	deferred     []string
 	filter       catalog.Filter
 }
 
 func (f *specFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.spec, "spec", "", "OpenAPI description: a file or an http(s) URL (default: the bundled demo API)")
 	fs.BoolVar(&f.allowPrivate, "allow-private-networks", false, "let --spec URLs and their references reach loopback and private addresses")
+	fs.Var((*listFlag)(&f.deferred), "deferred", "argument names the host supplies rather than the agent (repeatable, comma-separated)")
 	fs.Var((*listFlag)(&f.filter.IncludeTags), "include-tag", "keep only operations with one of these tags (repeatable, comma-separated)")
 	fs.Var((*listFlag)(&f.filter.ExcludeTags), "exclude-tag", "drop operations with any of these tags")
 	fs.Var((*listFlag)(&f.filter.IncludeOperations), "include-op", "keep only operations whose operationId matches one of these patterns")
@@ -51,11 +53,11 @@ func (f *specFlags) register(fs *flag.FlagSet) {
 // stderr, one a line. On failure it reports the error and returns the
 // exit code.
 func (f *specFlags) load(ctx context.Context, e *env) (*catalog.Catalog, int) {
-	opts := &catalog.Options{Filter: f.filter, AllowPrivateNetworks: f.allowPrivate}
+	opts := &catalog.Options{Filter: f.filter, AllowPrivateNetworks: f.allowPrivate, Deferred: f.deferred}
 	var c *catalog.Catalog
 	var err error
 	if f.spec == "" {
-		opts.Deferred = demo.Deferred
+		opts.Deferred = append(append([]string(nil), demo.Deferred...), f.deferred...)
 		c, err = catalog.Parse(demo.Description, opts)
 	} else {
 		c, err = catalog.Load(ctx, f.spec, opts)

@@ -149,3 +149,15 @@ func TestToolsWarningsOnStderr(t *testing.T) {
 		t.Errorf("a warning reached stdout")
 	}
 }
+
+func TestLoadDeferredFlag(t *testing.T) {
+	path := specs.File(t, "petstore-oas30.yaml")
+	_, out, _ := runCmd(t, "load", "--spec", path, "getPetById")
+	if !strings.Contains(out, `"petId"`) {
+		t.Fatalf("petId missing without --deferred:\n%s", out)
+	}
+	code, out, stderr := runCmd(t, "load", "--spec", path, "--deferred", "petId", "getPetById")
+	if code != exitOK || strings.Contains(out, `"petId"`) {
+		t.Errorf("exit %d (stderr %q); --deferred petId left petId in the schema:\n%s", code, stderr, out)
+	}
+}
