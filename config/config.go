@@ -77,15 +77,24 @@ type Source struct {
 	AllowPrivateNetworks bool `yaml:"allowPrivateNetworks"`
 }
 
-// Filter mirrors catalog.Filter.
+// Filter mirrors catalog.Filter field for field, so it converts to it.
+// Each list that is set must match for an operation to be kept.
 type Filter struct {
-	IncludeTags       []string `yaml:"includeTags"`
-	ExcludeTags       []string `yaml:"excludeTags"`
+	// IncludeTags keeps operations with one of these tags.
+	IncludeTags []string `yaml:"includeTags"`
+	// ExcludeTags drops operations with any of these tags.
+	ExcludeTags []string `yaml:"excludeTags"`
+	// IncludeOperations keeps operations whose operationId matches one of
+	// these path.Match patterns.
 	IncludeOperations []string `yaml:"includeOperations"`
+	// ExcludeOperations drops operations matching any of these patterns.
 	ExcludeOperations []string `yaml:"excludeOperations"`
-	Methods           []string `yaml:"methods"`
-	PathPrefixes      []string `yaml:"pathPrefixes"`
-	ReadOnly          bool     `yaml:"readOnly"`
+	// Methods keeps only these HTTP methods.
+	Methods []string `yaml:"methods"`
+	// PathPrefixes keeps paths starting with one of these.
+	PathPrefixes []string `yaml:"pathPrefixes"`
+	// ReadOnly keeps only GET, HEAD and OPTIONS.
+	ReadOnly bool `yaml:"readOnly"`
 }
 
 // Credential says where the secret of one security scheme comes from. Set
@@ -101,17 +110,24 @@ type Credential struct {
 // Auth configures caller authentication. Exactly one of JWT,
 // Introspection or APIKeys is set.
 type Auth struct {
-	JWT           *JWT           `yaml:"jwt"`
+	// JWT verifies tokens as JWTs signed by a key of a JWKS.
+	JWT *JWT `yaml:"jwt"`
+	// Introspection asks the authorization server about each token.
 	Introspection *Introspection `yaml:"introspection"`
-	APIKeys       []APIKey       `yaml:"apiKeys"`
+	// APIKeys are static keys clients send as bearer tokens.
+	APIKeys []APIKey `yaml:"apiKeys"`
 	// ResourceMetadataURL is advertised to clients on a 401 (RFC 9728).
 	ResourceMetadataURL string `yaml:"resourceMetadataURL"`
 }
 
 // JWT verifies bearer JWTs against the authorization server's JWKS.
 type JWT struct {
-	JWKSURL  string `yaml:"jwksURL"`
-	Issuer   string `yaml:"issuer"`
+	// JWKSURL is where the signing keys are published. Required.
+	JWKSURL string `yaml:"jwksURL"`
+	// Issuer is the iss every token must carry. Required.
+	Issuer string `yaml:"issuer"`
+	// Audience must be in every token's aud: this server's identifier.
+	// Required.
 	Audience string `yaml:"audience"`
 	// Algorithms are the accepted algorithms; empty means RS256 and ES256.
 	Algorithms []string `yaml:"algorithms"`
@@ -121,8 +137,11 @@ type JWT struct {
 
 // Introspection verifies bearer tokens by RFC 7662 introspection.
 type Introspection struct {
-	URL      string `yaml:"url"`
+	// URL is the RFC 7662 endpoint. Required.
+	URL string `yaml:"url"`
+	// Audience must be in each token's aud. Required.
 	Audience string `yaml:"audience"`
+	// ClientID authenticates sezzlee to the endpoint; empty sends none.
 	ClientID string `yaml:"clientID"`
 	// ClientSecret names the variable holding the client secret.
 	ClientSecret Secret `yaml:"clientSecretEnv"`
