@@ -447,3 +447,30 @@ func TestGracefulShutdown(t *testing.T) {
 		t.Error("sezzlee did not exit after SIGTERM")
 	}
 }
+
+// TestServeStdio runs the gateway for one client over stdio: the protocol
+// has stdout to itself, and calls reach the remote API.
+func TestServeStdio(t *testing.T) {
+	api := httptest.NewServer(demo.NewHandler(nil))
+	t.Cleanup(api.Close)
+	spec := filepath.Join(t.TempDir(), "orders.yaml")
+	writeFile(t, spec, string(demo.Description))
+	cmd := exec.Command(bin, "serve", "--stdio", "--spec", spec, "--upstream", api.URL, "--allow-private-networks", "--prefix", "shop_", "--deferred", "owner")
+	var stderr lockedBuffer
+	cmd.Stderr = &stderr
+	c := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
+	cs, err := c.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("Connect: %v\n%s", err, stderr.String())
+	}
+	defer cs.Close()
+	r := call(t, cs, "invoke_tool", map[string]any{"name": "shop_getOrder", "arguments": map[string]any{"id": 5}})
+	if r.isErr || r.m["status"] != 200.0 {
+		t.Errorf("shop_getOrder over stdio = %s, want 200", r.raw)
+	}
+	// No caller on a bare stdio gateway: the deferred owner is missing.
+	r = call(t, cs, "invoke_tool", map[string]any{"name": "shop_listOrders", "arguments": map[string]any{"limit": 1}})
+	if r.str("error") != "deferred_value_missing" || r.m["status"] != nil {
+		t.Errorf("shop_listOrders without a caller = %s, want deferred_value_missing", r.raw)
+	}
+}
