@@ -259,11 +259,11 @@ func emptyObject(n *yaml.Node) bool {
 // returns where it ends (n itself when it is not a reference).
 func (l *loader) follow(n *yaml.Node, doc *document) (*yaml.Node, *document) {
 	for i := 0; i < 8; i++ {
-		r, ok := str(get(n, "$ref"))
-		if !ok {
+		r := get(n, "$ref")
+		if _, ok := str(r); !ok {
 			break
 		}
-		t, err := l.resolve(doc, r)
+		t, err := l.resolveNode(doc, r)
 		if err != nil {
 			break
 		}

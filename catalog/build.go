@@ -23,6 +23,7 @@ type loader struct {
 	rootDoc  *document
 	docs     map[string]*document
 	refs     map[refKey]target
+	byNode   map[*yaml.Node]refResult
 	ids      map[string]target
 	version  int // 2, 30 or 31
 	deferred map[string]bool
@@ -44,6 +45,7 @@ func newLoader(ctx context.Context, o Options) *loader {
 		deferred: map[string]bool{},
 		warned:   map[string]bool{},
 		closed:   map[*yaml.Node]any{},
+		byNode:   map[*yaml.Node]refResult{},
 	}
 	for _, d := range o.Deferred {
 		l.deferred[d] = true

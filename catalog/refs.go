@@ -77,6 +77,25 @@ var idBase = &url.URL{Scheme: "https", Host: "sezzlee.invalid", Path: "/"}
 // maxDocuments bounds how many files and URLs one description may pull in.
 const maxDocuments = 64
 
+// refResult is a resolved reference, or why it did not resolve.
+type refResult struct {
+	t   target
+	err error
+}
+
+// resolveNode resolves the reference whose $ref value is node r, written
+// in document from. It is resolve with a cache keyed by the node, which
+// the schema walks hit for every reference of every tool.
+func (l *loader) resolveNode(from *document, r *yaml.Node) (target, error) {
+	if res, ok := l.byNode[r]; ok {
+		return res.t, res.err
+	}
+	ref, _ := str(r)
+	t, err := l.resolve(from, ref)
+	l.byNode[r] = refResult{t, err}
+	return t, err
+}
+
 // resolve returns the target of reference ref written in document from.
 func (l *loader) resolve(from *document, ref string) (target, error) {
 	k := refKey{from, ref}

@@ -82,11 +82,10 @@ func (c *converter) countSeen(n *yaml.Node, doc *document, seen map[*yaml.Node]b
 		return
 	}
 	if r := get(n, "$ref"); r != nil {
-		ref, ok := str(r)
-		if !ok {
+		if _, ok := str(r); !ok {
 			return
 		}
-		t, err := c.l.resolve(doc, ref)
+		t, err := c.l.resolveNode(doc, r)
 		if err != nil || t.node == nil {
 			return
 		}
@@ -179,12 +178,11 @@ func (c *converter) convert(n *yaml.Node, a *loc) any {
 }
 
 func (c *converter) convertRef(n, r *yaml.Node, a *loc) any {
-	ref, ok := str(r)
-	if !ok {
+	if _, ok := str(r); !ok {
 		c.l.warn(a.child("$ref"), r, "$ref is empty (an unquoted '#' starts a YAML comment); replaced by an open schema")
 		return obj{}
 	}
-	t, err := c.l.resolve(a.doc, ref)
+	t, err := c.l.resolveNode(a.doc, r)
 	if err != nil {
 		c.l.warn(a.child("$ref"), r, "$ref not followed: "+err.Error()+"; replaced by an open schema")
 		return obj{}
