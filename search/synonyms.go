@@ -1,5 +1,7 @@
 package search
 
+import "slices"
+
 // synonymGroups are words an agent and an API use for the same thing. A
 // query term from a group also searches for the group's other words, with
 // a lower weight than the literal term (Options.SynonymWeight), so an
@@ -44,7 +46,7 @@ var synonymGroups = [][]string{
 	{"team", "group", "org", "organization", "company", "workspace"},
 	{"permission", "access", "collaboration", "grant", "role", "privilege"},
 	{"invite", "invitation", "join"},
-	{"me", "current", "self", "myself", "whoami", "authenticated"},
+	{"current", "self", "myself", "whoami", "authenticated"},
 	{"token", "auth", "credential", "identity", "login", "session"},
 	// Messages and content.
 	{"message", "chat", "note", "text", "sms"},
@@ -82,20 +84,11 @@ func buildExpansion(a *analyzer, groups [][]string) expansion {
 		}
 		for _, s := range stems {
 			for _, o := range stems {
-				if o != s && !contains(e[s], o) {
+				if o != s && !slices.Contains(e[s], o) {
 					e[s] = append(e[s], o)
 				}
 			}
 		}
 	}
 	return e
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
