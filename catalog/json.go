@@ -78,25 +78,23 @@ func appendJSON(b []byte, v any) []byte {
 		}
 		return append(b, '}')
 	case []any:
-		b = append(b, '[')
-		for i, e := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSON(b, e)
-		}
-		return append(b, ']')
+		return appendList(b, v, appendJSON)
 	case []string:
-		b = append(b, '[')
-		for i, e := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, e)
-		}
-		return append(b, ']')
+		return appendList(b, v, appendString)
 	}
 	return append(b, "null"...) // unreachable: the loader builds only the types above
+}
+
+// appendList appends a JSON array whose elements appendElem encodes.
+func appendList[T any](b []byte, list []T, appendElem func([]byte, T) []byte) []byte {
+	b = append(b, '[')
+	for i, e := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendElem(b, e)
+	}
+	return append(b, ']')
 }
 
 const hexDigits = "0123456789abcdef"

@@ -158,42 +158,43 @@ func isJSONNumber(s string) bool {
 	if i < len(s) && s[i] == '-' {
 		i++
 	}
-	if i >= len(s) {
+	switch {
+	case i >= len(s):
 		return false
-	}
-	if s[i] == '0' {
+	case s[i] == '0':
 		i++
-	} else if s[i] >= '1' && s[i] <= '9' {
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-	} else {
+	case s[i] >= '1' && s[i] <= '9':
+		i = skipDigits(s, i)
+	default:
 		return false
 	}
 	if i < len(s) && s[i] == '.' {
-		i++
-		j := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == j {
+		j := skipDigits(s, i+1)
+		if j == i+1 {
 			return false
 		}
+		i = j
 	}
 	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
 		i++
 		if i < len(s) && (s[i] == '+' || s[i] == '-') {
 			i++
 		}
-		j := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == j {
+		j := skipDigits(s, i)
+		if j == i {
 			return false
 		}
+		i = j
 	}
 	return i == len(s)
+}
+
+// skipDigits returns the index of the first non-digit of s at or after i.
+func skipDigits(s string, i int) int {
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
 }
 
 // value converts any node to a JSON value (obj, []any or a scalar value),

@@ -54,3 +54,14 @@ func TestScalarValue(t *testing.T) {
 		}
 	}
 }
+
+func TestIsJSONNumber(t *testing.T) {
+	for s, want := range map[string]bool{
+		"0": true, "-1": true, "10.5": true, "1e9": true, "1.5E-3": true, "-0.0": true,
+		"": false, "-": false, "01": false, "1.": false, ".5": false, "1e": false, "+1": false, "0x1F": false, "1_000": false,
+	} {
+		if got := isJSONNumber(s); got != want {
+			t.Errorf("isJSONNumber(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
