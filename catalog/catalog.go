@@ -19,7 +19,8 @@ type Catalog struct {
 	Servers []string
 	// SecuritySchemes are the schemes the description declares, by name.
 	SecuritySchemes map[string]*SecurityScheme
-	// Warnings lists every repair the loader made, in document order.
+	// Warnings lists every repair the loader made, each once, in the order
+	// the loader met them (operations in document order).
 	Warnings []Warning
 	// Skipped lists the operations that did not become tools.
 	Skipped []Skipped
@@ -121,8 +122,9 @@ type Argument struct {
 	Description string
 	// Enum holds the allowed values rendered as strings, when the schema has an enum.
 	Enum []string
-	// File is true for a file argument (binary string in a form body, or
-	// Swagger 2.0 type: file).
+	// File is true for a file argument (binary string in a form body, a
+	// binary whole body, or Swagger 2.0 type: file). With Type "array" it is
+	// an array of files.
 	File bool
 	// Deprecated is true when the parameter or property is deprecated.
 	Deprecated bool
@@ -194,7 +196,9 @@ type ArgBinding struct {
 	Type string `json:"type,omitempty"`
 	// Nullable is true when null is allowed.
 	Nullable bool `json:"nullable,omitempty"`
-	// File is true for a file argument.
+	// File is true for a file argument; with Type "array", an array of
+	// files. The agent's value is a URI string or an object {content
+	// (base64), name, contentType} (see the package doc).
 	File bool `json:"file,omitempty"`
 	// ContentType is the encoding's contentType for a multipart part.
 	ContentType string `json:"contentType,omitempty"`
