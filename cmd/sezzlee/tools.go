@@ -11,6 +11,7 @@ import (
 
 	"github.com/sezzlee/sezzlee/catalog"
 	"github.com/sezzlee/sezzlee/demo"
+	"github.com/sezzlee/sezzlee/ssrf"
 )
 
 // listFlag is a repeatable flag whose values may also be comma-separated.
@@ -64,6 +65,9 @@ func (f *specFlags) load(ctx context.Context, e *env) (*catalog.Catalog, int) {
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "sezzlee: %v\n", err)
+		if errors.Is(err, ssrf.ErrBlocked) {
+			fmt.Fprintln(e.stderr, "sezzlee: --allow-private-networks lets --spec reach such an address")
+		}
 		var le *catalog.LoadError
 		if errors.As(err, &le) {
 			return nil, exitUsage

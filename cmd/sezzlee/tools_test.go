@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -159,5 +161,20 @@ func TestLoadDeferredFlag(t *testing.T) {
 	code, out, stderr := runCmd(t, "load", "--spec", path, "--deferred", "petId", "getPetById")
 	if code != exitOK || strings.Contains(out, `"petId"`) {
 		t.Errorf("exit %d (stderr %q); --deferred petId left petId in the schema:\n%s", code, stderr, out)
+	}
+}
+
+func TestToolsPrivateURL(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write(demo.Description)
+	}))
+	defer srv.Close()
+	code, _, stderr := runCmd(t, "tools", "--spec", srv.URL+"/openapi.yaml")
+	if code != exitUsage || !strings.Contains(stderr, "loopback") || !strings.Contains(stderr, "--allow-private-networks") {
+		t.Errorf("loopback URL: exit %d, stderr %q; want exit 2 naming loopback and the flag", code, stderr)
+	}
+	code, out, stderr := runCmd(t, "tools", "--allow-private-networks", "--spec", srv.URL+"/openapi.yaml")
+	if code != exitOK || !strings.Contains(out, "listOrders") {
+		t.Errorf("with --allow-private-networks: exit %d, stderr %q", code, stderr)
 	}
 }
