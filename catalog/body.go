@@ -344,9 +344,6 @@ func (l *loader) swaggerBody(op *operation, params []param) *bodyShape {
 			return body
 		}
 		l.shapeBody(body, kind, get(bodyParam.node, "schema"), bodyParam.doc, bodyParam.at.child("schema"), func(string) *yaml.Node { return nil })
-		if body.whole && bodyParam.name != "" {
-			body.props[0].b.Required = body.required
-		}
 		return body
 	case len(form) > 0:
 		mt := "application/x-www-form-urlencoded"
