@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -92,6 +93,10 @@ var metrics = []struct {
 func (r *report) print(w io.Writer) {
 	f := r.flags
 	fmt.Fprint(w, r.header)
+	if load, err := os.ReadFile("/proc/loadavg"); err == nil {
+		// Other work on the machine weighs on calls/s far more than on CPU per call.
+		fmt.Fprintf(w, "load at the end %s\n", strings.Join(strings.Fields(string(load))[:3], " "))
+	}
 	fmt.Fprintf(w, "each figure: median [min-max] of %d runs; each run %v at 1 client (@1) then %v at %d clients (@N)\n",
 		f.runs, f.d, f.d, f.clients)
 	for _, t := range r.targets {
