@@ -111,7 +111,7 @@ type Options struct {
 const (
 	DefaultRankerTimeout  = 2 * time.Second
 	DefaultDominanceRatio = 1.5
-	DefaultSynonymWeight  = 0.7
+	DefaultSynonymWeight  = 0.9
 )
 
 // Errors New returns.
