@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -97,4 +98,32 @@ func countOperations(t *testing.T, path string) map[string]bool {
 		}
 	}
 	return out
+}
+
+// TestRetainedHeap checks that a built catalog keeps compact JSON and
+// bindings, not the node trees: it must hold well under 10 times the size
+// of the description it came from.
+func TestRetainedHeap(t *testing.T) {
+	path := specs.File(t, "github-api.github.com-2020.yaml")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	c, err := Parse(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	retained := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	runtime.KeepAlive(c)
+	runtime.KeepAlive(data) // alive in both measures, so it is not counted
+	if ratio := float64(retained) / float64(len(data)); ratio > 10 {
+		t.Errorf("the catalog retains %d bytes, %.1fx the %d-byte description; want under 10x", retained, ratio, len(data))
+	} else {
+		t.Logf("retained %d bytes, %.2fx the description", retained, ratio)
+	}
 }
