@@ -141,3 +141,25 @@ func TestAgentFailedCheckExits1(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSplitCommand checks that splitting never panics and that the words it
+// returns, quoted again, split back to themselves.
+func FuzzSplitCommand(f *testing.F) {
+	for _, s := range []string{"sezzlee demo --stdio", `'a b' "c \" d" e\ f`, `"`, `\`, "a\tb\nc", `''`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		words, err := splitCommand(s)
+		if err != nil {
+			return
+		}
+		quoted := make([]string, len(words))
+		for i, w := range words {
+			quoted[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+		}
+		again, err := splitCommand(strings.Join(quoted, " "))
+		if err != nil || !slices.Equal(again, words) {
+			t.Errorf("split(%q) = %q; quoted again it splits to %q, %v", s, words, again, err)
+		}
+	})
+}
