@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -200,4 +201,34 @@ func (c *countingCaller) call(context.Context, int) error {
 		return fmt.Errorf("failing on purpose")
 	}
 	return nil
+}
+
+// FuzzSSEAnswer checks the stream reader never panics, answers exactly one
+// of data and an error, and leaves its input as it was.
+func FuzzSSEAnswer(f *testing.F) {
+	f.Add([]byte("event: message\ndata: {\"id\":1}\n\n"))
+	f.Add([]byte("data: a\ndata: b\n\ndata: {\"id\":2}\n\n"))
+	f.Add([]byte("\r\n\r\n"))
+	f.Fuzz(func(t *testing.T, stream []byte) {
+		orig := bytes.Clone(stream)
+		got, err := sseAnswer(stream)
+		if (err == nil) == (got == nil) {
+			t.Fatalf("sseAnswer = %q, %v: want exactly one of data and error", got, err)
+		}
+		if !bytes.Equal(stream, orig) {
+			t.Fatalf("sseAnswer changed its input")
+		}
+	})
+}
+
+// FuzzParseStat checks the /proc/PID/stat reader never panics and never
+// reports negative time.
+func FuzzParseStat(f *testing.F) {
+	f.Add([]byte("4242 (bareserver) S 1 4242 4242 0 -1 4194560 900 0 0 0 150 25 0 0 20 0 6"))
+	f.Add([]byte("7 (a b) (c)) R 1 7 7 0 -1 0 0 0 0 0 3 4"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if d, err := parseStat(b); err == nil && d < 0 {
+			t.Fatalf("parseStat(%q) = %v", b, d)
+		}
+	})
 }
