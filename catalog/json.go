@@ -99,7 +99,9 @@ func appendList[T any](b []byte, list []T, appendElem func([]byte, T) []byte) []
 
 const hexDigits = "0123456789abcdef"
 
-// appendString appends s as a JSON string, replacing invalid UTF-8.
+// appendString appends s as a JSON string, replacing invalid UTF-8. Unlike
+// encoding/json it leaves <, > and & alone: schemas are read by models and
+// people, not embedded in HTML.
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	for i := 0; i < len(s); {
@@ -114,7 +116,7 @@ func appendString(b []byte, s string) []byte {
 				b = append(b, '\\', 'r')
 			case c == '\t':
 				b = append(b, '\\', 't')
-			case c < 0x20 || c == '<' || c == '>' || c == '&':
+			case c < 0x20:
 				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 			default:
 				b = append(b, c)

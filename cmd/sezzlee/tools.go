@@ -194,6 +194,7 @@ func runLoad(ctx context.Context, e *env, args []string) int {
 func writeJSON(e *env, v any) int {
 	enc := json.NewEncoder(e.stdout)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // descriptions are read by people and models, not embedded in HTML
 	if err := enc.Encode(v); err != nil {
 		fmt.Fprintf(e.stderr, "sezzlee: %v\n", err)
 		return exitError

@@ -92,9 +92,15 @@ func TestLoadPrintsDefinition(t *testing.T) {
 		t.Fatal(err)
 	}
 	tool, _ := c.Tool("listOrders")
-	want, _ := json.MarshalIndent(tool.Definition(), "", "  ")
-	if strings.TrimSpace(out) != string(want) {
-		t.Errorf("load printed\n%s\nwant\n%s", out, want)
+	var want bytes.Buffer
+	enc := json.NewEncoder(&want)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(tool.Definition()); err != nil {
+		t.Fatal(err)
+	}
+	if out != want.String() {
+		t.Errorf("load printed\n%s\nwant\n%s", out, want.String())
 	}
 	if strings.Contains(out, `"owner"`) {
 		t.Errorf("the deferred argument owner reached the agent's schema:\n%s", out)
