@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 )
@@ -128,5 +131,32 @@ func TestSearchUsage(t *testing.T) {
 		if code, _, stderr := runCmd(t, tt.args...); code != tt.want {
 			t.Errorf("sezzlee %q: exit %d, want %d (stderr %q)", tt.args, code, tt.want, stderr)
 		}
+	}
+}
+
+// TestSearchSpecURL loads the description over HTTP from a loopback
+// server, which only --allow-private-networks permits.
+func TestSearchSpecURL(t *testing.T) {
+	data, err := os.ReadFile(notesSpec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/yaml")
+		w.Write(data)
+	}))
+	defer srv.Close()
+	url := srv.URL + "/notes.yaml"
+
+	if code, _, _ := runCmd(t, "search", "--spec", url, "remove note"); code == exitOK {
+		t.Errorf("loading from a loopback URL without --allow-private-networks succeeded")
+	}
+	code, out, stderr := runCmd(t, "search", "--spec", url, "--allow-private-networks", "--json", "remove note")
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	var got searchLine
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Hits) == 0 || got.Hits[0].Name != "deleteNote" {
+		t.Errorf("got %s (%v), want deleteNote first", out, err)
 	}
 }
