@@ -96,10 +96,11 @@ type Options struct {
 	RankerTimeout time.Duration
 
 	// DominanceRatio decides when the first hit clearly dominates: its
-	// score is at least this many times the second hit's (or it is the only
-	// hit) and, with the built-in ranking, it matches at least half of the
-	// query's words. Zero means DefaultDominanceRatio; a negative value
-	// never includes a definition. Values between 0 and 1 are refused.
+	// score is at least this many times the second-best tool's, whatever
+	// the limit (or no other tool matches), and, with the built-in ranking,
+	// it matches at least two thirds of the query's words. Zero means
+	// DefaultDominanceRatio; a negative value never includes a definition.
+	// Values between 0 and 1 are refused.
 	DominanceRatio float64
 	// SynonymWeight is the weight of a synonym relative to the query's
 	// literal word (1). Zero means DefaultSynonymWeight; a negative value
