@@ -40,7 +40,6 @@ type specFlags struct {
 func (f *specFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.spec, "spec", "", "OpenAPI description: a file or an http(s) URL (default: the bundled demo API)")
 	fs.BoolVar(&f.allowPrivate, "allow-private-networks", false, "let --spec URLs and their references reach loopback and private addresses")
-	fs.Var((*listFlag)(&f.deferred), "deferred", "argument names the host supplies rather than the agent (repeatable, comma-separated)")
 	fs.Var((*listFlag)(&f.filter.IncludeTags), "include-tag", "keep only operations with one of these tags (repeatable, comma-separated)")
 	fs.Var((*listFlag)(&f.filter.ExcludeTags), "exclude-tag", "drop operations with any of these tags")
 	fs.Var((*listFlag)(&f.filter.IncludeOperations), "include-op", "keep only operations whose operationId matches one of these patterns")
@@ -48,6 +47,12 @@ func (f *specFlags) register(fs *flag.FlagSet) {
 	fs.Var((*listFlag)(&f.filter.Methods), "method", "keep only these HTTP methods")
 	fs.Var((*listFlag)(&f.filter.PathPrefixes), "path-prefix", "keep only paths starting with one of these prefixes")
 	fs.BoolVar(&f.filter.ReadOnly, "read-only", false, "keep only safe methods (GET, HEAD, OPTIONS)")
+}
+
+// registerDeferred adds --deferred NAME for the commands that only list
+// or show tools (invoke and serve take their own --deferred with values).
+func (f *specFlags) registerDeferred(fs *flag.FlagSet) {
+	fs.Var((*listFlag)(&f.deferred), "deferred", "argument names the host supplies rather than the agent (repeatable, comma-separated)")
 }
 
 // load builds the catalog the flags choose and writes its warnings to
@@ -127,6 +132,7 @@ func runTools(ctx context.Context, e *env, args []string) int {
 	fs := newFlagSet("tools", "tools [--spec FILE_OR_URL] [--json] [filter flags]", e)
 	var sf specFlags
 	sf.register(fs)
+	sf.registerDeferred(fs)
 	asJSON := fs.Bool("json", false, "print a JSON array of {name, method, path, version, summary, tags}")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -166,6 +172,7 @@ func runLoad(ctx context.Context, e *env, args []string) int {
 	fs := newFlagSet("load", "load [--spec FILE_OR_URL] [filter flags] NAME", e)
 	var sf specFlags
 	sf.register(fs)
+	sf.registerDeferred(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagExit(err)
