@@ -5,16 +5,18 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/sezzlee/sezzlee/catalog"
 	"github.com/sezzlee/sezzlee/search"
 )
 
 func runEvalSearch(ctx context.Context, e *env, args []string) int {
-	fs := newFlagSet("eval-search", "eval-search --queries FILE --specs DIR [--json]", e)
+	fs := newFlagSet("eval-search", "eval-search --queries FILE --specs DIR [--json] [--misses]", e)
 	queries := fs.String("queries", "", "query file: one JSON object per line (spec, query, expect, kind)")
 	specsDir := fs.String("specs", "", "folder holding the descriptions the queries name")
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
+	misses := fs.Bool("misses", false, "after the figures, list each query whose expected operation was not first")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagExit(err)
@@ -53,6 +55,12 @@ func runEvalSearch(ctx context.Context, e *env, args []string) int {
 	if err := rep.WriteText(e.stdout); err != nil {
 		fmt.Fprintf(e.stderr, "sezzlee: %v\n", err)
 		return exitError
+	}
+	if *misses {
+		fmt.Fprintf(e.stdout, "\n%d misses (rank of the first expected operation, 0 when not in the first %d; the first hit)\n", len(rep.Misses), search.MaxLimit)
+		for _, m := range rep.Misses {
+			fmt.Fprintf(e.stdout, "%2d  %s  %s  %q\n    want %s  got %s\n", m.Rank, m.Spec, m.Kind, m.Query, strings.Join(m.Expect, " | "), m.Top)
+		}
 	}
 	return exitOK
 }
