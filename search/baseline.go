@@ -32,7 +32,7 @@ func newBaseline(tools []*catalog.Tool) *baseline {
 func (b *baseline) rank(text string, limit int) []*catalog.Tool {
 	cs := b.ix.concepts(splitWords(boundText(text, MaxQueryBytes), nil), 0)
 	var out []*catalog.Tool
-	for _, r := range b.ix.score(cs, nil) {
+	for _, r := range b.ix.score(cs, 0, nil) {
 		if len(out) == limit {
 			break
 		}

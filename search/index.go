@@ -67,6 +67,12 @@ type index struct {
 	// is the bonus for a query whose first word is that action; 0 for none.
 	lead [][2]string
 	verb float64
+	// intents holds each document's kind of action (docIntent). A
+	// document whose kind the query's allows gains the share intentMatch
+	// of its score, one whose kind it does not loses intentMismatch.
+	intents        []intent
+	intentMatch    float64
+	intentMismatch float64
 }
 
 // fieldTerms returns the terms of each field of t, analysed by terms.
@@ -307,7 +313,7 @@ type scored struct {
 // score ranks the documents allowed by keep (nil keeps all) for the
 // concepts cs and returns those with a positive score, best first, ties by
 // tool name.
-func (ix *index) score(cs []concept, keep func(doc int) bool) []scored {
+func (ix *index) score(cs []concept, qi intent, keep func(doc int) bool) []scored {
 	total := make([]float64, len(ix.tools))
 	matched := make([]int, len(ix.tools))
 	best := make([]float64, len(ix.tools))
@@ -362,6 +368,13 @@ func (ix *index) score(cs []concept, keep func(doc int) bool) []scored {
 			if ix.verb > 0 && len(cs) > 1 {
 				s *= 1 + ix.verb*ix.leads(cs[0], d)
 			}
+			if qi != 0 && ix.intents != nil {
+				if di := ix.intents[d]; di&qi != 0 {
+					s *= 1 + ix.intentMatch
+				} else if di != 0 {
+					s *= 1 - ix.intentMismatch
+				}
+			}
 			out = append(out, scored{doc: d, score: s, matched: matched[d]})
 		}
 	}
@@ -406,7 +419,8 @@ var expand = buildExpansion(newAnalyzer(), synonymGroups)
 
 // buildBM25F builds the built-in index over tools.
 func buildBM25F(tools []*catalog.Tool) *index {
-	ix := &index{tools: tools, fields: builtinFields, k1: builtinK1, syn: expand, coord: builtinCoord, deprecated: deprecatedFactor, verb: verbBonus}
+	ix := &index{tools: tools, fields: builtinFields, k1: builtinK1, syn: expand, coord: builtinCoord, deprecated: deprecatedFactor, verb: verbBonus,
+		intentMatch: intentMatchBonus, intentMismatch: intentMismatchCost}
 	a := newAnalyzer()
 	docs := make([][numFields][]string, len(tools))
 	ix.lead = make([][2]string, len(tools))
@@ -418,6 +432,10 @@ func buildBM25F(tools []*catalog.Tool) *index {
 		if n := docs[i][fName]; len(n) > 0 {
 			ix.lead[i][1] = n[0]
 		}
+	}
+	ix.intents = make([]intent, len(tools))
+	for i, t := range tools {
+		ix.intents[i] = docIntent(t.Method, ix.lead[i])
 	}
 	ix.build(docs)
 	return ix
@@ -443,6 +461,13 @@ func weightIn(c concept, term string) float64 {
 	}
 	return 0
 }
+
+// intentMatchBonus and intentMismatchCost weigh the kind of action a task
+// asks for against the kind an operation performs (intent.go).
+const (
+	intentMatchBonus   = 0.2
+	intentMismatchCost = 0.2
+)
 
 // verbBonus is the share by which a tool's score grows when the query's
 // first word is the action its summary or name leads with ("fix a typo in

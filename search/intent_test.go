@@ -1,0 +1,57 @@
+package search
+
+import "testing"
+
+func TestQueryIntent(t *testing.T) {
+	tests := []struct {
+		query string
+		want  intent
+	}{
+		{"delete a message", intentDelete},
+		{"Please create a new pet", intentWrite},
+		{"who has starred this repository", intentRead},
+		{"how much money is in my account", intentRead},
+		{"how do I create a pet", intentWrite},
+		{"cancel an order", intentWrite | intentDelete},
+		{"remind me to submit the report", intentWrite},
+		{"call my server URL whenever a file is changed", 0}, // only the first three words tell
+		{"account balance", 0},
+		{"", 0},
+	}
+	for _, tt := range tests {
+		if got := queryIntent(tt.query); got != tt.want {
+			t.Errorf("queryIntent(%q) = %b, want %b", tt.query, got, tt.want)
+		}
+	}
+}
+
+func TestDocIntent(t *testing.T) {
+	a := newAnalyzer()
+	lead := func(summary, name string) [2]string {
+		var l [2]string
+		if s := a.terms(summary, nil); len(s) > 0 {
+			l[0] = s[0]
+		}
+		if n := a.terms(name, nil); len(n) > 0 {
+			l[1] = n[0]
+		}
+		return l
+	}
+	tests := []struct {
+		method, summary, name string
+		want                  intent
+	}{
+		{"POST", "Deletes a message.", "chat.delete", intentDelete},
+		{"POST", "Search messages", "searchMessages", intentRead},
+		{"PUT", "Add a repository collaborator", "repos/add-collaborator", intentWrite},
+		{"GET", "", "stargazers", intentRead},
+		{"DELETE", "", "", intentDelete},
+		{"POST", "Cancel a payment", "cancelPayment", intentWrite}, // cancel is ambiguous: the method decides
+		{"OPTIONS", "", "", 0},
+	}
+	for _, tt := range tests {
+		if got := docIntent(tt.method, lead(tt.summary, tt.name)); got != tt.want {
+			t.Errorf("docIntent(%s, %q, %q) = %b, want %b", tt.method, tt.summary, tt.name, got, tt.want)
+		}
+	}
+}
