@@ -388,14 +388,16 @@ func (ix *index) score(cs []concept, qi intent, keep func(doc int) bool) []score
 }
 
 // builtinFields are the built-in ranking's field weights and length
-// normalisation. Fields that name the operation weigh most; prose and
-// argument text weigh least and are normalised hardest, since their length
-// says little about relevance. It is never modified.
+// normalisation. Fields that name the operation weigh most and are
+// normalised almost fully: a short name or summary that holds the task's
+// word (chat.delete, "Create a message") is more about it than a longer one
+// that also holds it (chat.deleteScheduledMessage, ".../crosspost"). Prose
+// and argument text weigh least. It is never modified.
 var builtinFields = [numFields]fieldParams{
-	fName:        {weight: 3, b: 0.5},
+	fName:        {weight: 3, b: 0.9},
 	fMethod:      {weight: 1, b: 0},
-	fPath:        {weight: 2.5, b: 0.5},
-	fSummary:     {weight: 3, b: 0.5},
+	fPath:        {weight: 2.5, b: 0.9},
+	fSummary:     {weight: 3, b: 0.9},
 	fDescription: {weight: 1, b: 0.75},
 	fTags:        {weight: 1, b: 0.3},
 	fArgName:     {weight: 0.6, b: 0.75},
