@@ -8,7 +8,9 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -462,8 +464,24 @@ func TestPrefixes(t *testing.T) {
 	}
 }
 
+// TestMain fails the run when goroutines outlive the tests: every session,
+// server and client a test starts must be closed by it.
 func TestMain(m *testing.M) {
-	os.Exit(m.Run())
+	before := runtime.NumGoroutine()
+	code := m.Run()
+	if code == 0 && !testing.Short() {
+		deadline := time.Now().Add(5 * time.Second)
+		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+			http.DefaultClient.CloseIdleConnections()
+			time.Sleep(50 * time.Millisecond)
+		}
+		if n := runtime.NumGoroutine(); n > before {
+			buf := make([]byte, 1<<20)
+			fmt.Fprintf(os.Stderr, "%d goroutines leaked (%d before the tests, %d after):\n%s\n", n-before, before, n, buf[:runtime.Stack(buf, true)])
+			code = 1
+		}
+	}
+	os.Exit(code)
 }
 
 func benchConnect(b *testing.B, url string) *mcp.ClientSession {
