@@ -311,6 +311,9 @@ func TestIdentifyCarriesHostContext(t *testing.T) {
 	if got := whoAmI(t, cs); got != "erin+tenant-7" {
 		t.Errorf("backend saw %q, want erin+tenant-7 (caller and host context value)", got)
 	}
+	if err := connectRefused(t, ts.URL, "any"); err == nil {
+		t.Error("a request Identify refused was served, want 401")
+	}
 }
 
 type headerClient struct{ k, v string }
