@@ -8,6 +8,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -145,8 +146,27 @@ func (b *builder) checkNames() {
 	}
 	sort.Strings(unknown)
 	for _, name := range unknown {
+		name = shownName(name)
 		b.fail(envelope.UnknownArgument, name, "'%s' is not an argument of this tool. Allowed: %s.", name, b.plan.allowed)
 	}
+}
+
+// shownName is how an unknown argument's name is echoed to the agent: an
+// empty name is written "" (an envelope field always has a name), and a
+// name longer than 64 bytes is cut there, so an agent cannot make an
+// envelope carry an arbitrarily long key back.
+func shownName(name string) string {
+	switch {
+	case name == "":
+		return `""`
+	case len(name) > 64:
+		cut := 64
+		for cut > 0 && !utf8.RuneStart(name[cut]) {
+			cut--
+		}
+		return name[:cut] + "…"
+	}
+	return name
 }
 
 // checkTypes validates the arguments against the reduced schema and reports

@@ -53,6 +53,10 @@ func TestRejectedBeforeDispatch(t *testing.T) {
 		{name: "trailing data", tool: "createPet", args: `{} {}`, code: envelope.InvalidType},
 		{name: "unknown argument", tool: "createPet", args: `{"name":"rex","bogus":1}`, code: envelope.UnknownArgument,
 			fields: []string{"bogus"}, msg: "Unknown argument(s): bogus. Allowed: name."},
+		{name: "empty argument name", tool: "createPet", args: `{"name":"rex","":1}`, code: envelope.UnknownArgument,
+			fields: []string{`""`}, msg: `Unknown argument(s): "".`},
+		{name: "long argument name is cut", tool: "createPet", args: `{"name":"rex","` + strings.Repeat("k", 300) + `":1}`,
+			code: envelope.UnknownArgument, fields: []string{strings.Repeat("k", 64) + "…"}},
 		{name: "deferred argument from the agent", opts: func(o *Options) { o.Deferred = okTenant }, tool: "getPet",
 			args: `{"id":1,"tenant":"evil"}`, code: envelope.UnknownArgument, fields: []string{"tenant"}},
 		{name: "missing path parameter", opts: func(o *Options) { o.Deferred = okTenant }, tool: "getPet", args: `{}`,
@@ -125,6 +129,9 @@ func TestRejectedBeforeDispatch(t *testing.T) {
 			}
 			if env.Status != 0 {
 				t.Errorf("status = %d, want none", env.Status)
+			}
+			if err := envelope.Validate([]byte(envJSON(env))); err != nil {
+				t.Errorf("envelope fails the result schema: %v; envelope %s", err, envJSON(env))
 			}
 			if env.Retryable == nil || *env.Retryable != tt.retryable {
 				t.Errorf("retryable = %v, want %v", env.Retryable, tt.retryable)
