@@ -482,5 +482,5 @@ const maxQueryTerms = 32
 // analyzeQuery returns the terms of a query as the built-in index sees them.
 func analyzeQuery(text string) []string {
 	var a analyzer
-	return bound(a.terms(text, nil), maxQueryTerms)
+	return bound(a.terms(normalizeQuery(text), nil), maxQueryTerms)
 }

@@ -49,7 +49,7 @@ const maxIntentWords = 3
 // queryIntent returns the kinds of action a task asks for, 0 when its
 // first words name none.
 func queryIntent(text string) intent {
-	words := splitWords(text, nil)
+	words := splitWords(normalizeQuery(text), nil)
 	seen := 0
 	question := false
 	for _, w := range words {
