@@ -42,6 +42,9 @@ func parseAgentFlags(stderr io.Writer, args []string) (*agentFlags, error) {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
 		return nil, errUsage
 	}
 	if fs.NArg() > 0 {
@@ -127,6 +130,9 @@ func splitCommand(s string) ([]string, error) {
 
 func runAgent(ctx context.Context, e *env, args []string) int {
 	f, err := parseAgentFlags(e.stderr, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
 	if err != nil {
 		if msg := err.Error(); msg != errUsage.Error() {
 			fmt.Fprintln(e.stderr, "sezzlee agent:", strings.TrimPrefix(msg, "usage: "))

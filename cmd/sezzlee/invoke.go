@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -67,6 +68,17 @@ func runInvoke(ctx context.Context, e *env, args []string) int {
 			return exitUsage
 		}
 		secrets[scheme] = v
+	}
+	// Every name given a value is deferred: the host supplies it, so it
+	// leaves the agent's arguments. The bundled demo acts for its demo user.
+	for name := range values {
+		sf.deferred = append(sf.deferred, name)
+	}
+	sort.Strings(sf.deferred)
+	if sf.spec == "" && *upstream == "" {
+		if _, ok := values["owner"]; !ok {
+			values["owner"] = demoUser
+		}
 	}
 	cat, code := sf.load(ctx, e)
 	if cat == nil {
