@@ -38,6 +38,7 @@ func BenchmarkCall(b *testing.B) {
 		{"bare-stateless", config{opts: &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}}},
 		{"bare-raw", config{opts: &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}, raw: true}},
 		{"lean", config{opts: &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}, lean: true}},
+		{"lean-sse", config{opts: &mcp.StreamableHTTPOptions{}, lean: true}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			c.cfg.upstream = backend.URL

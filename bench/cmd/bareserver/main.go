@@ -31,7 +31,7 @@ func main() {
 	stateless := flag.Bool("stateless", false, "use the SDK's stateless mode")
 	jsonResp := flag.Bool("json", false, "answer application/json instead of text/event-stream")
 	raw := flag.Bool("raw", false, "register the tool with Server.AddTool and a written schema instead of the typed mcp.AddTool")
-	lean := flag.Bool("lean", false, "answer get_item calls on a lean path before the SDK (a prototype; needs -stateless -json)")
+	lean := flag.Bool("lean", false, "answer get_item calls on a lean path before the SDK (a prototype)")
 	pprofAddr := flag.String("pprof", "", "if set, serve net/http/pprof on this loopback address")
 	flag.Parse()
 	cfg := config{
@@ -66,9 +66,6 @@ type config struct {
 func run(listen, pprofAddr string, cfg config) error {
 	if err := procserve.CheckUpstream(cfg.upstream); err != nil {
 		return err
-	}
-	if cfg.lean && !(cfg.opts.Stateless && cfg.opts.JSONResponse) {
-		return fmt.Errorf("-lean needs -stateless -json")
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", newHandler(cfg))
@@ -116,7 +113,7 @@ func newHandler(cfg config) http.Handler {
 	if !cfg.lean {
 		return h
 	}
-	return newLeanHandler(h, func(r *http.Request, id int) ([]byte, error) { return fetchItem(r.Context(), id) })
+	return newLeanHandler(h, cfg.opts, func(r *http.Request, id int) ([]byte, error) { return fetchItem(r.Context(), id) })
 }
 
 // fetch GETs url and returns its body, bounded by maxBody.

@@ -59,7 +59,7 @@ func main() {
 	flag.IntVar(&f.runs, "runs", 3, "repetitions of the whole set, to show the spread")
 	flag.IntVar(&f.clients, "clients", 16, "concurrent clients in the throughput phase")
 	flag.IntVar(&f.maxCalls, "max-calls", 500000, "upper bound on the calls of one phase")
-	flag.StringVar(&f.configs, "configs", "direct,bare,bare-json,bare-stateless,bare-raw,lean,embedded,sezzlee", "configurations to measure, comma-separated")
+	flag.StringVar(&f.configs, "configs", "direct,bare,bare-json,bare-stateless,bare-raw,lean,lean-sse,embedded,sezzlee", "configurations to measure, comma-separated")
 	flag.StringVar(&f.out, "out", "bench/out", "directory for binaries, logs and profiles")
 	flag.BoolVar(&f.ts, "ts", true, "also drive MCP servers with the TypeScript client (bench/ts, needs node and npm ci)")
 	flag.StringVar(&f.tsConfigs, "ts-configs", "bare,embedded,sezzlee", "configurations the TypeScript client drives, comma-separated")
@@ -167,6 +167,7 @@ func run(ctx context.Context, f *flags) error {
 		{"bare-stateless", "-stateless -json"},
 		{"bare-raw", "-stateless -json -raw"},
 		{"lean", "-stateless -json -lean"},
+		{"lean-sse", "-lean"},
 	} {
 		if !want[b.name] {
 			continue
