@@ -398,7 +398,7 @@ var builtinFields = [numFields]fieldParams{
 	fMethod:      {weight: 1, b: 0},
 	fPath:        {weight: 2.5, b: 0.9},
 	fSummary:     {weight: 3, b: 0.9},
-	fDescription: {weight: 1, b: 0.75},
+	fDescription: {weight: 0.5, b: 0.75},
 	fTags:        {weight: 1, b: 0.3},
 	fArgName:     {weight: 0.6, b: 0.75},
 	fArgText:     {weight: 0.3, b: 0.75},
