@@ -107,3 +107,16 @@ func FuzzAnalyze(f *testing.F) {
 		_ = analyzeQuery(s)
 	})
 }
+
+func FuzzNormalizeQuery(f *testing.F) {
+	for _, s := range []string{"get rid of a coupon", "mail jane@example.com", "fetch https://x.y/z", "log in log in", "@.", "a@b.", "\xff@\xfe.x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := normalizeQuery(s)
+		if n, m := len(strings.Fields(got)), len(strings.Fields(s)); n > m {
+			t.Fatalf("normalizeQuery(%q) = %q: %d words from %d", s, got, n, m)
+		}
+		_ = queryIntent(s)
+	})
+}
