@@ -437,7 +437,7 @@ func buildBM25F(tools []*catalog.Tool) *index {
 	}
 	ix.intents = make([]intent, len(tools))
 	for i, t := range tools {
-		ix.intents[i] = docIntent(t.Method, ix.lead[i])
+		ix.intents[i] = docIntent(t.Method, ix.lead[i], docs[i][fName])
 	}
 	ix.build(docs)
 	return ix

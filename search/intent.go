@@ -73,9 +73,15 @@ func queryIntent(text string) intent {
 }
 
 // docIntent returns the kind of action an operation performs: the verb its
-// summary or name leads with when it is a known one, else its method.
-func docIntent(method string, leads [2]string) intent {
+// summary or name leads with when it is a known one, else the first known
+// verb of its name (bulk_delete_messages), else its method.
+func docIntent(method string, leads [2]string, name []string) intent {
 	for _, t := range leads {
+		if k, ok := intentWords[t]; ok && k&(k-1) == 0 {
+			return k
+		}
+	}
+	for _, t := range name {
 		if k, ok := intentWords[t]; ok && k&(k-1) == 0 {
 			return k
 		}

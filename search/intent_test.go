@@ -45,12 +45,14 @@ func TestDocIntent(t *testing.T) {
 		{"POST", "Search messages", "searchMessages", intentRead},
 		{"PUT", "Add a repository collaborator", "repos/add-collaborator", intentWrite},
 		{"GET", "", "stargazers", intentRead},
+		{"POST", "", "bulk_delete_messages", intentDelete}, // a verb inside the name
+		{"POST", "", "guild_emoji", intentWrite},
 		{"DELETE", "", "", intentDelete},
 		{"POST", "Cancel a payment", "cancelPayment", intentWrite}, // cancel is ambiguous: the method decides
 		{"OPTIONS", "", "", 0},
 	}
 	for _, tt := range tests {
-		if got := docIntent(tt.method, lead(tt.summary, tt.name)); got != tt.want {
+		if got := docIntent(tt.method, lead(tt.summary, tt.name), a.terms(tt.name, nil)); got != tt.want {
 			t.Errorf("docIntent(%s, %q, %q) = %b, want %b", tt.method, tt.summary, tt.name, got, tt.want)
 		}
 	}
