@@ -61,6 +61,10 @@ var stopwords = setOf(
 	"was", "we", "were", "what", "when", "where", "whether", "which", "who",
 	"will", "with", "would", "you", "your", "want", "wants", "need", "needs",
 	"e", "g", "eg", "ie", "etc",
+	// Filler of an agent's phrasing: who or what a task is for is an
+	// argument, not the operation.
+	"let", "someone", "somebody", "something", "anyone", "anything",
+	"just", "also", "really", "now",
 )
 
 func setOf(words ...string) map[string]bool {
