@@ -96,6 +96,14 @@ func fieldTerms(t *catalog.Tool, terms func(s string, out []string) []string) [n
 			n := len(f[fArgText])
 			f[fArgText] = bound(terms(stripMarkup(a.Description), f[fArgText]), min(n+maxArgTextTerms, maxArgTerms))
 		}
+		if a.In == catalog.InPath {
+			// A path parameter's values choose the operation as much as
+			// the path's fixed words do (/request/{id}/{status}: approve,
+			// decline).
+			for _, e := range a.Enum[:min(len(a.Enum), maxEnumValues)] {
+				f[fPath] = terms(e, f[fPath])
+			}
+		}
 		for _, e := range a.Enum[:min(len(a.Enum), maxEnumValues)] {
 			if len(f[fArgEnum]) >= maxArgTerms {
 				break
