@@ -57,6 +57,9 @@ type index struct {
 	norm [][numFields]float32
 	// syn expands query terms; nil means no synonyms.
 	syn expansion
+	// related expands them further with general English related words
+	// (thesaurus.go), at relatedWeight of a synonym; nil means none.
+	related expansion
 	// coord is the exponent of the share of query concepts a document
 	// matches, by which its score is multiplied; 0 leaves scores alone.
 	coord float64
@@ -299,6 +302,13 @@ func (ix *index) concepts(terms []string, synWeight float64) []concept {
 			for _, s := range ix.syn[t] {
 				c.alts = append(c.alts, alt{s, synWeight})
 			}
+			// Related words only where the description uses them: a
+			// word it lacks cannot match, and would only cost time.
+			for _, r := range ix.related[t] {
+				if len(ix.postings[r]) > 0 && weightIn(c, r) == 0 {
+					c.alts = append(c.alts, alt{r, synWeight * relatedWeight})
+				}
+			}
 		}
 		cs = append(cs, c)
 	}
@@ -448,6 +458,7 @@ func buildBM25F(tools []*catalog.Tool) *index {
 		ix.intents[i] = docIntent(t.Method, ix.lead[i], docs[i][fName])
 	}
 	ix.build(docs)
+	ix.related = thesaurus()
 	return ix
 }
 

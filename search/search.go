@@ -103,8 +103,9 @@ type Options struct {
 	// Values between 0 and 1 are refused.
 	DominanceRatio float64
 	// SynonymWeight is the weight of a synonym relative to the query's
-	// literal word (1). Zero means DefaultSynonymWeight; a negative value
-	// turns synonyms off. Values above 1 are refused.
+	// literal word (1); a related word of the general English table
+	// counts half of it. Zero means DefaultSynonymWeight; a negative value
+	// turns synonyms and related words off. Values above 1 are refused.
 	SynonymWeight float64
 }
 
