@@ -28,6 +28,7 @@ type loader struct {
 	version  int // 2, 30 or 31
 	deferred map[string]bool
 	schemes  map[string]*SecurityScheme
+	tagDesc  map[string]string // top-level tag name -> description
 
 	warnings []Warning
 	warned   map[string]bool
@@ -145,6 +146,7 @@ func (l *loader) buildCatalog(source, base string, data []byte) (*Catalog, error
 		l.indexIDs(doc)
 	}
 	docSecurity := l.security(get(root, "security"), top.child("security"))
+	l.tagDesc = tagDescriptions(root)
 
 	ops := l.operations(paths, top.child("paths"))
 	assignNames(ops)

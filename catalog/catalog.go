@@ -102,6 +102,30 @@ type Tool struct {
 	// NotInvocable, when not empty, says why the tool is listed but cannot be
 	// called (for example an unsupported request media type).
 	NotInvocable string
+	// Context is what the description says around the operation, for
+	// search to find it by. It is in neither InputSchema nor Binding, so it
+	// does not change Version.
+	Context Context
+}
+
+// Context is the prose a description offers about an operation beyond its
+// own summary and description. Each text is trimmed and bounded; an empty
+// one means the description has nothing there.
+type Context struct {
+	// TagDescriptions are the descriptions the top-level tags list gives
+	// the operation's tags, in the operation's tag order; tags without one
+	// are left out.
+	TagDescriptions []string
+	// PathItem is the path item's summary and description, when the
+	// operation has its own (otherwise they are already its Summary and
+	// Description).
+	PathItem string
+	// Body is the request body's description, its schema's title and
+	// description, and the name of the component schema it references
+	// ("CreateSpeechRequest"), one per line.
+	Body string
+	// Response is the same for the first success (2xx) response.
+	Response string
 }
 
 // Argument is the structured description of one agent argument.

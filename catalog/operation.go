@@ -105,11 +105,18 @@ func (l *loader) tool(op *operation, docSecurity []SecurityRequirement) (*Tool, 
 	}
 
 	var body *bodyShape
+	var bodyParam *param
 	if l.version == 2 {
 		body = l.swaggerBody(op, all)
+		for i := range all {
+			if all[i].in == "body" {
+				bodyParam = &all[i]
+			}
+		}
 	} else {
 		body = l.requestBody(op)
 	}
+	t.Context = l.context(op, bodyParam)
 	if body != nil {
 		if body.notInvocable != "" {
 			t.NotInvocable = body.notInvocable

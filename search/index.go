@@ -22,6 +22,7 @@ const (
 	fArgName                  // argument names (parameters and body properties)
 	fArgText                  // argument descriptions
 	fArgEnum                  // argument enum values
+	fPathItem                 // the path item's summary and description
 	numFields
 )
 
@@ -38,6 +39,7 @@ const (
 	maxArgTextTerms     = 24  // per argument
 	maxArgTerms         = 600 // all arguments together, per field
 	maxEnumValues       = 24  // per argument
+	maxContextTerms     = 60  // the path item's text
 )
 
 // posting is one document's term frequencies for one term.
@@ -93,6 +95,7 @@ func fieldTerms(t *catalog.Tool, terms func(s string, out []string) []string) [n
 	for _, tag := range t.Tags {
 		f[fTags] = terms(tag, f[fTags])
 	}
+	f[fPathItem] = bound(terms(stripMarkup(t.Context.PathItem), nil), maxContextTerms)
 	for _, a := range t.Arguments {
 		f[fArgName] = terms(a.Name, f[fArgName])
 		if len(f[fArgText]) < maxArgTerms {
@@ -421,6 +424,7 @@ var builtinFields = [numFields]fieldParams{
 	fArgName:     {weight: 0.6, b: 0.75},
 	fArgText:     {weight: 0.3, b: 0.75},
 	fArgEnum:     {weight: 0.3, b: 0.3},
+	fPathItem:    {weight: 0.3, b: 0.75},
 }
 
 // builtinK1 is BM25's term-frequency saturation.
