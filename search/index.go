@@ -507,3 +507,14 @@ func analyzeQuery(text string) []string {
 	var a analyzer
 	return bound(a.terms(normalizeQuery(text), nil), maxQueryTerms)
 }
+
+// unnamed reports whether no tool's name or path holds term: a word that
+// names none of the API's resources or operations.
+func (ix *index) unnamed(term string) bool {
+	for _, p := range ix.postings[term] {
+		if p.tf[fName] > 0 || p.tf[fPath] > 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -39,7 +39,7 @@ func init() {
 
 // questionWords ask about something; a task that starts with one and names
 // no action reads.
-var questionWords = setOf("who", "which", "what", "how", "whose", "is", "are", "does", "do")
+var questionWords = setOf("who", "which", "what", "how", "whose", "is", "are", "was", "were", "does", "do", "did", "has", "have", "can")
 
 // maxIntentWords bounds how far into a task its action is looked for:
 // agents state the action first ("remind me to submit ..." acts by
@@ -48,7 +48,14 @@ const maxIntentWords = 3
 
 // queryIntent returns the kinds of action a task asks for, 0 when its
 // first words name none.
-func queryIntent(text string) intent {
+//
+// The verbs that read are few and the table holds them; the verbs that
+// act are many ("withdraw", "ring", "kick"). So a task that leads with a
+// word the table does not know, and that unnamed (nil for none) reports
+// names nothing of the API (it is then not a keyword query's subject,
+// "organization audit logs"), asks for an action: write or delete. An
+// adverb ("manually trigger ...") is passed over, since the verb follows.
+func queryIntent(text string, unnamed func(term string) bool) intent {
 	words := splitWords(normalizeQuery(text), nil)
 	seen := 0
 	question := false
@@ -59,8 +66,15 @@ func queryIntent(text string) intent {
 		if len(w) < 2 || (stopwords[w] && !questionWords[w]) {
 			continue
 		}
-		if k, ok := intentWords[stem(w)]; ok {
+		st := stem(w)
+		if k, ok := intentWords[st]; ok {
 			return k
+		}
+		if isAdverb(w) {
+			continue
+		}
+		if seen == 0 && !question && unnamed != nil && unnamed(st) {
+			return intentWrite | intentDelete
 		}
 		if seen++; seen == maxIntentWords {
 			break
@@ -70,6 +84,13 @@ func queryIntent(text string) intent {
 		return intentRead
 	}
 	return 0
+}
+
+// isAdverb reports whether w reads as an -ly adverb (manually, quickly).
+// Known action words are looked up first, so "reply" in the
+// table is not taken for one.
+func isAdverb(w string) bool {
+	return len(w) > 4 && strings.HasSuffix(w, "ly")
 }
 
 // docIntent returns the kind of action an operation performs: the verb its

@@ -16,10 +16,38 @@ func TestQueryIntent(t *testing.T) {
 		{"remind me to submit the report", intentWrite},
 		{"call my server URL whenever a file is changed", 0}, // only the first three words tell
 		{"account balance", 0},
+		{"withdraw a membership", 0}, // without an index, an unknown word says nothing
+		{"was this photo made by a model", intentRead},
 		{"", 0},
 	}
 	for _, tt := range tests {
-		if got := queryIntent(tt.query); got != tt.want {
+		if got := queryIntent(tt.query, nil); got != tt.want {
+			t.Errorf("queryIntent(%q) = %b, want %b", tt.query, got, tt.want)
+		}
+	}
+}
+
+// TestQueryIntentUnknownVerb checks that a task leading with a word the
+// verb table lacks and the API does not name asks for an action, while a
+// keyword query that leads with a resource does not.
+func TestQueryIntentUnknownVerb(t *testing.T) {
+	named := map[string]bool{"organ": true, "invit": true, "audit": true, "log": true} // stems the API's names hold
+	unnamed := func(term string) bool { return !named[term] }
+	tests := []struct {
+		query string
+		want  intent
+	}{
+		{"withdraw an invitation I sent", intentWrite | intentDelete},
+		{"ring a customer's phone", intentWrite | intentDelete},
+		{"organization audit logs", 0},
+		{"audit logs of my organization", 0},
+		{"manually trigger a workflow", intentWrite}, // the adverb is passed over
+		{"reply to a thread", intentWrite},            // a known verb, not an adverb
+		{"which members are pending", intentRead},
+		{"withdraw", intentWrite | intentDelete},
+	}
+	for _, tt := range tests {
+		if got := queryIntent(tt.query, unnamed); got != tt.want {
 			t.Errorf("queryIntent(%q) = %b, want %b", tt.query, got, tt.want)
 		}
 	}

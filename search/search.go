@@ -244,7 +244,7 @@ func (s *Searcher) builtin(q Query) *Result {
 	if q.Method != "" || q.Tag != "" {
 		filter = func(d int) bool { return keep(s.tools[d], q) }
 	}
-	ranked := s.ix.score(cs, queryIntent(q.Text), filter)
+	ranked := s.ix.score(cs, queryIntent(q.Text, s.ix.unnamed), filter)
 	res := &Result{Hits: make([]Hit, 0, min(len(ranked), q.Limit))}
 	for _, r := range ranked[:min(len(ranked), q.Limit)] {
 		res.Hits = append(res.Hits, s.hitOf(s.tools[r.doc], r.score))

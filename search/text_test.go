@@ -117,6 +117,6 @@ func FuzzNormalizeQuery(f *testing.F) {
 		if n, m := len(strings.Fields(got)), len(strings.Fields(s)); n > m {
 			t.Fatalf("normalizeQuery(%q) = %q: %d words from %d", s, got, n, m)
 		}
-		_ = queryIntent(s)
+		_ = queryIntent(s, nil)
 	})
 }
