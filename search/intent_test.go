@@ -42,7 +42,7 @@ func TestQueryIntentUnknownVerb(t *testing.T) {
 		{"organization audit logs", 0},
 		{"audit logs of my organization", 0},
 		{"manually trigger a workflow", intentWrite}, // the adverb is passed over
-		{"reply to a thread", intentWrite},            // a known verb, not an adverb
+		{"reply to a thread", intentWrite},           // a known verb, not an adverb
 		{"which members are pending", intentRead},
 		{"withdraw", intentWrite | intentDelete},
 	}

@@ -42,8 +42,19 @@ var phrasalVerbs = [][2]string{
 	{"kick out", "remove"},
 }
 
+// eventPhrases say that a task waits for something to happen ("call my
+// server whenever a file changes", "notify me every time someone
+// pushes"). An HTTP API does that through a webhook or event subscription,
+// a word the task itself seldom uses, so the phrase becomes it.
+var eventPhrases = [][2]string{
+	{"whenever", "webhook"},
+	{"every time", "webhook"},
+	{"each time", "webhook"},
+}
+
 // normalizeQuery rewrites what a task says in a way the index cannot
-// match: phrasal verbs become their one-word verb, and a value that shows
+// match: phrasal verbs become their one-word verb, a phrase that waits for
+// an event becomes "webhook", and a value that shows
 // its kind (an email address, a URL) becomes the kind's name, the word an
 // API uses for the argument it goes in.
 func normalizeQuery(text string) string {
@@ -58,10 +69,12 @@ func normalizeQuery(text string) string {
 		}
 	}
 	s := " " + strings.Join(fields, " ") + " "
-	for _, p := range phrasalVerbs {
-		if strings.Contains(s, " "+p[0]+" ") {
-			s = strings.ReplaceAll(s, " "+p[0]+" ", " "+p[1]+" ")
-			changed = true
+	for _, table := range [...][][2]string{phrasalVerbs, eventPhrases} {
+		for _, p := range table {
+			if strings.Contains(s, " "+p[0]+" ") {
+				s = strings.ReplaceAll(s, " "+p[0]+" ", " "+p[1]+" ")
+				changed = true
+			}
 		}
 	}
 	if !changed {

@@ -1,6 +1,9 @@
 package search
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestNormalizeQuery(t *testing.T) {
 	tests := []struct{ in, want string }{
@@ -14,6 +17,9 @@ func TestNormalizeQuery(t *testing.T) {
 		{"get a coupon", "get a coupon"},         // unchanged text is returned as it was
 		{"Get A Coupon", "Get A Coupon"},
 		{"getting rid of", "getting rid of"}, // whole words only
+		{"call my server whenever a file changes", "call my server webhook a file changes"},
+		{"notify me every time someone pushes", "notify me webhook someone pushes"},
+		{"every timeline", "every timeline"},
 		{"", ""},
 	}
 	for _, tt := range tests {
@@ -25,7 +31,7 @@ func TestNormalizeQuery(t *testing.T) {
 
 func TestPhrasalVerbsTable(t *testing.T) {
 	seen := map[string]bool{}
-	for _, p := range phrasalVerbs {
+	for _, p := range slices.Concat(phrasalVerbs, eventPhrases) {
 		if seen[p[0]] {
 			t.Errorf("phrase %q appears twice", p[0])
 		}
