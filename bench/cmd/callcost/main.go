@@ -173,59 +173,39 @@ func run(ctx context.Context, f *flags) error {
 			continue
 		}
 		t := &target{name: b.name, tool: "get_item"}
-		addr, err1 := freeAddr()
-		paddr, err2 := freeAddr()
-		if err1 != nil || err2 != nil {
-			return fmt.Errorf("no free port: %v %v", err1, err2)
-		}
-		args := append([]string{"-listen", addr, "-upstream", upstream, "-pprof", paddr}, strings.Fields(b.flags)...)
-		s, err := startServer(ctx, b.name, logs, addr, filepath.Join(bin, "bareserver"), args...)
+		stop, err := t.launch(ctx, logs, filepath.Join(bin, "bareserver"), "/mcp", true, func(addr, paddr string) []string {
+			return append([]string{"-listen", addr, "-upstream", upstream, "-pprof", paddr}, strings.Fields(b.flags)...)
+		})
 		if err != nil {
-			t.skip = err.Error()
-		} else {
-			defer s.stop()
-			t.front, t.pprof, t.url = s, paddr, "http://"+addr+"/mcp"
+			return err
 		}
+		defer stop()
 		targets = append(targets, t)
 	}
+	spec := filepath.Join(root, "bench/testdata/backend.yaml")
 	if want["embedded"] {
 		t := &target{name: "embedded", tool: f.sezzleeTool, wrap: "invoke_tool"}
 		if msg := gobuild(root, filepath.Join(bin, "sezzleeprof"), "./bench/cmd/sezzleeprof"); msg != "" {
 			t.skip = "build failed: " + msg
-		} else {
-			addr, err1 := freeAddr()
-			paddr, err2 := freeAddr()
-			if err1 != nil || err2 != nil {
-				return fmt.Errorf("no free port: %v %v", err1, err2)
-			}
-			s, err := startServer(ctx, "embedded", logs, addr, filepath.Join(bin, "sezzleeprof"), "-listen", addr,
-				"-spec", filepath.Join(root, "bench/testdata/backend.yaml"), "-upstream", upstream, "-pprof", paddr)
-			if err != nil {
-				t.skip = err.Error()
-			} else {
-				defer s.stop()
-				t.front, t.pprof, t.url = s, paddr, "http://"+addr+"/mcp"
-			}
 		}
+		stop, err := t.launch(ctx, logs, filepath.Join(bin, "sezzleeprof"), "/mcp", true, func(addr, paddr string) []string {
+			return []string{"-listen", addr, "-spec", spec, "-upstream", upstream, "-pprof", paddr}
+		})
+		if err != nil {
+			return err
+		}
+		defer stop()
 		targets = append(targets, t)
 	}
 	if want["sezzlee"] {
 		t := &target{name: "sezzlee", tool: f.sezzleeTool, wrap: "invoke_tool", skip: sezzleeSkip}
-		if t.skip == "" {
-			addr, err := freeAddr()
-			if err != nil {
-				return err
-			}
-			args := append([]string{"serve", "--spec", filepath.Join(root, "bench/testdata/backend.yaml"),
-				"--upstream", upstream, "--listen", addr}, strings.Fields(f.sezzleeFlags)...)
-			s, err := startServer(ctx, "sezzlee", logs, addr, sezzleeBin, args...)
-			if err != nil {
-				t.skip = err.Error()
-			} else {
-				defer s.stop()
-				t.front, t.url = s, "http://"+addr+f.sezzleePath
-			}
+		stop, err := t.launch(ctx, logs, sezzleeBin, f.sezzleePath, false, func(addr, _ string) []string {
+			return append([]string{"serve", "--spec", spec, "--upstream", upstream, "--listen", addr}, strings.Fields(f.sezzleeFlags)...)
+		})
+		if err != nil {
+			return err
 		}
+		defer stop()
 		targets = append(targets, t)
 	}
 
@@ -303,6 +283,33 @@ func run(ctx context.Context, f *flags) error {
 		}
 	}
 	return nil
+}
+
+// launch starts t's server from bin with the flags args gives for its
+// address and, when withPprof, its pprof address, and points t at path on
+// it. A server that does not start makes t skipped, with the reason; a
+// skipped t is not started. The returned func stops the server.
+func (t *target) launch(ctx context.Context, logs, bin, path string, withPprof bool, args func(addr, paddr string) []string) (func(), error) {
+	if t.skip != "" {
+		return func() {}, nil
+	}
+	addr, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
+	var paddr string
+	if withPprof {
+		if paddr, err = freeAddr(); err != nil {
+			return nil, err
+		}
+	}
+	s, err := startServer(ctx, t.name, logs, addr, bin, args(addr, paddr)...)
+	if err != nil {
+		t.skip = err.Error()
+		return func() {}, nil
+	}
+	t.front, t.pprof, t.url = s, paddr, "http://"+addr+path
+	return s.stop, nil
 }
 
 // alive reports an error when the target's server has exited.
