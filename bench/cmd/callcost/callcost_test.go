@@ -3,9 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -84,9 +87,10 @@ func TestSSEAnswer(t *testing.T) {
 	}
 }
 
-// TestRPCSession drives a real go-sdk server in each transport mode the
-// harness measures, and checks that a wrong answer is reported.
-func TestRPCSession(t *testing.T) {
+// testServer is a real go-sdk server with the two tool shapes the harness
+// calls: get_item({id}) and, standing in for sezzlee's,
+// invoke_tool({name: "getItem", arguments: {id}}). Item 13 fails.
+func testServer() *mcp.Server {
 	type args struct {
 		ID   int    `json:"id"`
 		Name string `json:"name,omitempty"`
@@ -98,7 +102,6 @@ func TestRPCSession(t *testing.T) {
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: `{"ref":"bench-item-` + strconv.Itoa(in.ID) + `"}`}}}, nil, nil
 	})
-	// wrapper stands in for sezzlee's invoke_tool: {name, arguments}.
 	type wrapped struct {
 		Name      string `json:"name"`
 		Arguments args   `json:"arguments"`
@@ -109,7 +112,13 @@ func TestRPCSession(t *testing.T) {
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: `{"body":{"ref":"bench-item-` + strconv.Itoa(in.Arguments.ID) + `"}}`}}}, nil, nil
 	})
+	return server
+}
 
+// TestRPCSession drives a real go-sdk server in each transport mode the
+// harness measures, and checks that a wrong answer is reported.
+func TestRPCSession(t *testing.T) {
+	server := testServer()
 	for _, mode := range []struct {
 		name string
 		opts *mcp.StreamableHTTPOptions
@@ -231,4 +240,44 @@ func FuzzParseStat(f *testing.F) {
 			t.Fatalf("parseStat(%q) = %v", b, d)
 		}
 	})
+}
+
+// TestTSClient runs bench/ts/client.mjs, the official TypeScript client,
+// against a real go-sdk server in both call shapes and reads its results
+// as runTS does. It needs node and npm ci in bench/ts.
+func TestTSClient(t *testing.T) {
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tsReady(root) {
+		t.Skip("node or bench/ts/node_modules missing (run npm ci in bench/ts)")
+	}
+	server := testServer()
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
+	defer srv.Close()
+	for _, tt := range []struct{ tool, wrap string }{{"get_item", ""}, {"getItem", "invoke_tool"}} {
+		args := []string{filepath.Join(root, "bench/ts/client.mjs"), "--url", srv.URL, "--tool", tt.tool,
+			"--clients", "2", "--seconds", "0.3", "--max-calls", "12", "--warmup", "2"} // ids 0 to 11: 13 fails
+		if tt.wrap != "" {
+			args = append(args, "--wrap", tt.wrap)
+		}
+		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+		out, err := exec.CommandContext(ctx, "node", args...).Output()
+		cancel()
+		if err != nil {
+			t.Fatalf("client.mjs %s: %v", tt.tool, err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		if len(lines) != 3 || lines[0] != "start" || lines[1] != "end" {
+			t.Fatalf("client.mjs %s printed %q, want start, end and the results", tt.tool, out)
+		}
+		var res tsOutcome
+		if err := json.Unmarshal([]byte(lines[2]), &res); err != nil {
+			t.Fatalf("client.mjs %s: results: %v", tt.tool, err)
+		}
+		if res.Calls == 0 || res.Calls > 12 || res.Errors != 0 || res.P50us <= 0 || res.P99us < res.P50us {
+			t.Errorf("client.mjs %s = %+v, want 1 to 12 calls, no errors, 0 < p50 <= p99", tt.tool, res)
+		}
+	}
 }
