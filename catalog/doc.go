@@ -5,8 +5,10 @@
 // have to re-derive from the description: a name every major LLM API
 // accepts, a bounded description, a flat JSON Schema 2020-12 input schema,
 // the Binding that tells invoke where each argument goes on the wire, the
-// security schemes the host must satisfy, annotations, and a Version that
-// changes exactly when the name, input schema or binding changes.
+// security schemes the host must satisfy, annotations, the prose the
+// description puts around the operation (Context: tag, path, body and
+// response descriptions) for search to read, and a Version that changes
+// exactly when the name, input schema or binding changes.
 //
 // # Loading
 //

@@ -6,8 +6,9 @@
 // apart: the name (split at camelCase, snake_case, dots, dashes and
 // digits), the method and the intent it implies, the path segments, the
 // summary (or, without one, the description's first sentence), the
-// description with HTML and Markdown stripped, the tags, and the
-// arguments' names, descriptions and enum values. Words are lower-cased,
+// description with HTML and Markdown stripped, the tags, the arguments'
+// names, descriptions and enum values, and the summary and description of
+// the path the operation sits under (catalog.Tool.Context). Words are lower-cased,
 // stopwords dropped and stems taken with Porter2; each query word also
 // searches for its synonyms in a small table of API vocabulary, at a lower
 // weight, and a tool's score grows with the share of the query's words it
