@@ -29,6 +29,11 @@ const callerExtra = "sezzlee.caller"
 // Identify when set; the SDK then checks that a request arriving on a
 // loopback address names a loopback Host (403 otherwise, against DNS
 // rebinding) and bounds the body (413).
+//
+// Unless Options.DisableFastPath is set, a plain tools/call of a meta-tool
+// that passes all of these checks, on a live session, is answered without
+// the SDK's read path, with the same bytes the SDK would write; every other
+// request goes to the SDK.
 func (s *Server) Handler() http.Handler {
 	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
 		Stateless:           s.opts.Stateless,
@@ -37,6 +42,9 @@ func (s *Server) Handler() http.Handler {
 		Logger:              slog.New(minLevel{s.log.Handler(), slog.LevelWarn}),
 	})
 	h = s.carry(h)
+	if !s.opts.DisableFastPath {
+		h = s.newFastPath(h)
+	}
 	h = s.identify(h)
 	if s.opts.Verifier != nil {
 		h = auth.RequireBearerToken(s.verifyToken, &auth.RequireBearerTokenOptions{

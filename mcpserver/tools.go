@@ -74,8 +74,20 @@ var (
 }`)
 )
 
+// metaTool is a meta-tool's implementation, reached by the SDK through
+// handle and by the fast path directly.
+type metaTool struct {
+	name string
+	f    func(ctx context.Context, args json.RawMessage) outcome
+}
+
 func (s *Server) addTools() {
 	ro := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
+	s.metaTools = map[string]*metaTool{
+		SearchTool: {SearchTool, s.searchTools},
+		LoadTool:   {LoadTool, s.loadTool},
+		InvokeTool: {InvokeTool, s.invokeTool},
+	}
 	s.mcp.AddTool(&mcp.Tool{Name: SearchTool, Description: searchDescription, InputSchema: searchSchema, Annotations: ro}, s.handle(SearchTool, s.searchTools))
 	s.mcp.AddTool(&mcp.Tool{Name: LoadTool, Description: loadDescription, InputSchema: loadSchema, Annotations: ro}, s.handle(LoadTool, s.loadTool))
 	s.mcp.AddTool(&mcp.Tool{Name: InvokeTool, Description: invokeDescription, InputSchema: invokeSchema}, s.handle(InvokeTool, s.invokeTool))
@@ -90,32 +102,38 @@ type outcome struct {
 	version string
 }
 
-// handle adapts a meta-tool to the SDK: it gives the call its context,
-// turns the outcome into one text block, recovers from panics and logs.
+// handle adapts a meta-tool to the SDK: it gives the call its context and
+// runs it.
 func (s *Server) handle(meta string, f func(ctx context.Context, args json.RawMessage) outcome) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-		start := time.Now()
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		ctx = s.callContext(ctx, req.Extra)
-		var out outcome
-		func() {
-			defer func() {
-				if p := recover(); p != nil {
-					ref := newReference()
-					s.log.Error("panic in meta-tool", "meta", meta, "reference", ref, "panic", fmt.Sprint(p))
-					e := envelope.Retry(envelope.InternalError, "sezzlee failed while handling this call; quote the reference if it persists.", false)
-					e.Reference = ref
-					out = outcome{env: e}
-				}
-			}()
-			var raw json.RawMessage
-			if req.Params != nil {
-				raw = req.Params.Arguments
-			}
-			out = f(ctx, raw)
-		}()
-		s.logCall(ctx, meta, out, time.Since(start))
-		return result(out), nil
+		var raw json.RawMessage
+		if req.Params != nil {
+			raw = req.Params.Arguments
+		}
+		return s.run(ctx, meta, f, raw), nil
 	}
+}
+
+// run calls a meta-tool, turns the outcome into one text block, recovers
+// from panics and logs. The SDK's handler and the fast path both call it.
+func (s *Server) run(ctx context.Context, meta string, f func(ctx context.Context, args json.RawMessage) outcome, raw json.RawMessage) *mcp.CallToolResult {
+	start := time.Now()
+	var out outcome
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				ref := newReference()
+				s.log.Error("panic in meta-tool", "meta", meta, "reference", ref, "panic", fmt.Sprint(p))
+				e := envelope.Retry(envelope.InternalError, "sezzlee failed while handling this call; quote the reference if it persists.", false)
+				e.Reference = ref
+				out = outcome{env: e}
+			}
+		}()
+		out = f(ctx, raw)
+	}()
+	s.logCall(ctx, meta, out, time.Since(start))
+	return result(out)
 }
 
 func result(out outcome) *mcp.CallToolResult {

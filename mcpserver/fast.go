@@ -1,0 +1,376 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// fastPath answers the plain tools/call of a meta-tool itself, with one
+// decode of the request and one write of the answer, and hands every other
+// request to the SDK's handler (next) untouched. The SDK's read path costs
+// several times sezzlee's own work per call (bench/README.md), and a
+// tools/call of a meta-tool is most of the traffic.
+//
+// It answers only what it is certain the SDK would answer the same way,
+// byte for byte (TestFastPathMatchesSDK holds it to that): a POST whose
+// headers pass every check the SDK makes, carrying one JSON-RPC request
+// with jsonrpc "2.0", a plain id, method tools/call and params holding
+// only a meta-tool's name and its arguments, keys matched exactly. In
+// stateful mode the session must be one this handler's SDK accepted
+// notifications/initialized for, still open, and owned by the same token
+// user. Anything else, including anything it cannot parse, goes to the SDK.
+//
+// The SDK renews a session's idle timer only on requests it serves, so the
+// fast path passes a session's call to the SDK when the SDK has not served
+// that session for an eighth of the idle time: a session the client keeps
+// using stays open, and an unused one closes between seven eighths of
+// Options.SessionIdle and all of it after its last request.
+type fastPath struct {
+	s         *Server
+	next      http.Handler
+	stateless bool
+	maxBody   int64
+	idle      time.Duration // the SDK's session timeout; zero never
+}
+
+// liveSession is what the fast path knows of a stateful session.
+type liveSession struct {
+	owner    *fastPath // the handler whose SDK accepted its initialisation
+	user     string    // the token's UserID when it did; the SDK binds the session to it
+	watched  bool      // a goroutine forgets the session when it closes
+	lastSDK  time.Time // when a request of the session last went to the SDK
+	inflight map[string]bool
+}
+
+// fastVersions are the protocol versions whose tools/call answer the fast
+// path knows. A later version, which the SDK treats differently, goes to it.
+var fastVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// plainID matches the JSON-RPC ids the SDK writes back exactly as they came:
+// integers it holds as int64, and simple strings.
+var plainID = regexp.MustCompile(`^(-?[1-9][0-9]{0,14}|0|"[A-Za-z0-9_.:-]{1,64}")$`)
+
+func (s *Server) newFastPath(next http.Handler) *fastPath {
+	return &fastPath{s: s, next: next, stateless: s.opts.Stateless, maxBody: s.opts.MaxRequestBytes, idle: s.opts.SessionIdle}
+}
+
+func (f *fastPath) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	session := ""
+	if !f.stateless {
+		session = r.Header.Get("Mcp-Session-Id")
+	}
+	if r.Method != http.MethodPost {
+		if r.Method == http.MethodDelete && session != "" {
+			rec := &statusRecorder{ResponseWriter: w}
+			f.next.ServeHTTP(rec, r)
+			if rec.status == http.StatusNoContent {
+				f.s.forgetSession(session)
+			}
+			return
+		}
+		f.next.ServeHTTP(w, r)
+		return
+	}
+	if !f.admissible(r) {
+		f.next.ServeHTTP(w, r)
+		return
+	}
+	user := ""
+	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
+		user = ti.UserID
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, f.maxBody+1))
+	// From here on the SDK, if it is asked, reads the body whole.
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
+	if err != nil || int64(len(body)) > f.maxBody {
+		f.pass(w, r, session, user)
+		return
+	}
+	c, ok := parseCall(body)
+	if !ok {
+		if session != "" && isInitialized(body) {
+			rec := &statusRecorder{ResponseWriter: w}
+			f.pass(rec, r, session, user)
+			if rec.status == http.StatusAccepted {
+				f.s.sessionNotified(session, f, user)
+			}
+			return
+		}
+		f.pass(w, r, session, user)
+		return
+	}
+	meta := f.s.metaTools[c.name]
+	if meta == nil {
+		f.pass(w, r, session, user)
+		return
+	}
+	if !f.stateless {
+		if !f.s.acquire(session, f, user, string(c.id)) {
+			f.pass(w, r, session, user)
+			return
+		}
+		defer f.s.release(session, string(c.id))
+	}
+	f.answer(w, r.Context(), c, meta)
+}
+
+// pass hands a request to the SDK, noting that the SDK saw the session.
+func (f *fastPath) pass(w http.ResponseWriter, r *http.Request, session, user string) {
+	if session != "" {
+		f.s.touchSession(session, user)
+	}
+	f.next.ServeHTTP(w, r)
+}
+
+// answer runs the meta-tool and writes its result as the SDK does: one
+// event on a stream of its own.
+func (f *fastPath) answer(w http.ResponseWriter, ctx context.Context, c fastCall, meta *metaTool) {
+	f.s.fastServed.Add(1)
+	res := f.s.run(ctx, meta.name, meta.f, c.args)
+	text, err := json.Marshal(res.Content[0].(*mcp.TextContent).Text)
+	if err != nil { // cannot happen: the text is valid JSON already
+		text = []byte(`""`)
+	}
+	var out bytes.Buffer
+	out.Grow(len(text) + 128)
+	out.WriteString("event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":")
+	out.Write(c.id)
+	out.WriteString(`,"result":{"content":[{"type":"text","text":`)
+	out.Write(text)
+	if res.IsError {
+		out.WriteString(`}],"isError":true}}`)
+	} else {
+		out.WriteString(`}]}}`)
+	}
+	out.WriteString("\n\n")
+	h := w.Header()
+	h.Set("Cache-Control", "no-cache, no-transform")
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Connection", "keep-alive")
+	_, _ = w.Write(out.Bytes())
+	_ = http.NewResponseController(w).Flush()
+}
+
+// admissible reports whether r passes every check the SDK makes of a POST
+// before it reads the body. A request that might not goes to the SDK,
+// which answers it.
+func (f *fastPath) admissible(r *http.Request) bool {
+	if la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && la != nil && isLoopback(la.String()) && !isLoopback(r.Host) {
+		return false
+	}
+	if r.Body == nil || r.Header.Get("Content-Type") != "application/json" {
+		return false
+	}
+	if json, stream := accepts(r.Header.Values("Accept")); !json || !stream {
+		return false
+	}
+	if v := r.Header.Get("Mcp-Protocol-Version"); v != "" && !slices.Contains(fastVersions, v) {
+		return false
+	}
+	for _, h := range []string{"Last-Event-Id", "Mcp-Method", "Mcp-Name"} {
+		if _, ok := r.Header[h]; ok {
+			return false
+		}
+	}
+	return true
+}
+
+// isLoopback is the SDK's test of a loopback host (internal/util.IsLoopback).
+func isLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = strings.Trim(addr, "[]")
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
+}
+
+// accepts is the SDK's reading of the Accept header (streamableAccepts).
+func accepts(values []string) (jsonOK, streamOK bool) {
+	for _, value := range values {
+		for raw := range strings.SplitSeq(value, ",") {
+			base, _, _ := strings.Cut(strings.TrimSpace(raw), ";")
+			switch strings.ToLower(strings.TrimSpace(base)) {
+			case "application/json", "application/*":
+				jsonOK = true
+			case "text/event-stream", "text/*":
+				streamOK = true
+			case "*/*":
+				jsonOK, streamOK = true, true
+			}
+		}
+	}
+	return jsonOK, streamOK
+}
+
+// fastCall is the one request shape the fast path answers.
+type fastCall struct {
+	id   json.RawMessage // as sent; plainID holds
+	name string
+	args json.RawMessage // nil when absent
+}
+
+// parseCall reads body as a tools/call the fast path may answer. Keys are
+// matched exactly, as the SDK matches them (encoding/json alone would fold
+// case), and any key beyond the known ones refuses the request.
+func parseCall(body []byte) (fastCall, bool) {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(body, &top) != nil || len(top) != 4 {
+		return fastCall{}, false
+	}
+	var c fastCall
+	c.id = top["id"]
+	if string(top["jsonrpc"]) != `"2.0"` || string(top["method"]) != `"tools/call"` || !plainID.Match(c.id) {
+		return fastCall{}, false
+	}
+	var params map[string]json.RawMessage
+	if json.Unmarshal(top["params"], &params) != nil {
+		return fastCall{}, false
+	}
+	for k, v := range params {
+		switch k {
+		case "name":
+			if json.Unmarshal(v, &c.name) != nil {
+				return fastCall{}, false
+			}
+		case "arguments":
+			c.args = v
+		default:
+			return fastCall{}, false
+		}
+	}
+	return c, true
+}
+
+// isInitialized reports whether body is exactly the notification that
+// completes a session's initialisation.
+func isInitialized(body []byte) bool {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(body, &top) != nil {
+		return false
+	}
+	_, hasID := top["id"]
+	return !hasID && string(top["jsonrpc"]) == `"2.0"` && string(top["method"]) == `"notifications/initialized"`
+}
+
+// sessionNotified notes that owner's SDK accepted the initialisation of a
+// session, requested as user.
+func (s *Server) sessionNotified(id string, owner *fastPath, user string) {
+	s.liveMu.Lock()
+	defer s.liveMu.Unlock()
+	ls := s.liveEntry(id)
+	ls.owner, ls.user, ls.lastSDK = owner, user, time.Now()
+}
+
+// sessionInitialized is the SDK's InitializedHandler: it watches the
+// session so the fast path stops serving it the moment it closes, whatever
+// closes it (DELETE, the idle timer, a broken connection).
+func (s *Server) sessionInitialized(_ context.Context, req *mcp.InitializedRequest) {
+	ss := req.Session
+	id := ss.ID()
+	if id == "" { // stdio, or a stateless request's temporary session
+		return
+	}
+	s.liveMu.Lock()
+	s.liveEntry(id).watched = true
+	s.liveMu.Unlock()
+	go func() {
+		_ = ss.Wait()
+		s.forgetSession(id)
+	}()
+}
+
+// liveEntry returns the entry for id, creating it. s.liveMu is held.
+func (s *Server) liveEntry(id string) *liveSession {
+	ls := s.live[id]
+	if ls == nil {
+		ls = &liveSession{inflight: map[string]bool{}}
+		s.live[id] = ls
+	}
+	return ls
+}
+
+func (s *Server) forgetSession(id string) {
+	s.liveMu.Lock()
+	delete(s.live, id)
+	s.liveMu.Unlock()
+}
+
+// touchSession notes that a request of the session went to the SDK, which
+// renews the session's idle timer when the session is the user's.
+func (s *Server) touchSession(id, user string) {
+	s.liveMu.Lock()
+	if ls := s.live[id]; ls != nil && (ls.user == "" || ls.user == user) {
+		ls.lastSDK = time.Now()
+	}
+	s.liveMu.Unlock()
+}
+
+// acquire reports whether owner may answer a call with this id in the
+// session, and if so marks the id in flight until release. A call whose id
+// is already in flight goes to the SDK.
+func (s *Server) acquire(id string, owner *fastPath, user, callID string) bool {
+	s.liveMu.Lock()
+	defer s.liveMu.Unlock()
+	ls := s.live[id]
+	if ls == nil || ls.owner != owner || !ls.watched || ls.inflight[callID] {
+		return false
+	}
+	if ls.user != "" && ls.user != user {
+		return false
+	}
+	if owner.idle > 0 && time.Since(ls.lastSDK) >= owner.idle/8 {
+		return false
+	}
+	ls.inflight[callID] = true
+	return true
+}
+
+func (s *Server) release(id, callID string) {
+	s.liveMu.Lock()
+	if ls := s.live[id]; ls != nil {
+		delete(ls.inflight, callID)
+	}
+	s.liveMu.Unlock()
+}
+
+// statusRecorder notes the status the SDK answers with.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	if s.status == 0 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the writer's Flush.
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
