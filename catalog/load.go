@@ -45,6 +45,7 @@ const (
 	CodeInternal       = "internal"        // the loader itself failed (a bug)
 )
 
+// Error formats the error as "source: line L, column C: message".
 func (e *LoadError) Error() string {
 	var b strings.Builder
 	if e.Source != "" {

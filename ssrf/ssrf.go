@@ -36,6 +36,7 @@ const (
 
 var classNames = [...]string{"public", "loopback", "private", "link-local", "unspecified", "multicast", "reserved"}
 
+// String returns the class name, such as "loopback".
 func (c Class) String() string {
 	if int(c) < len(classNames) {
 		return classNames[c]
@@ -122,6 +123,7 @@ type BlockedError struct {
 	Class Class
 }
 
+// Error says which address was refused and why.
 func (e *BlockedError) Error() string {
 	return fmt.Sprintf("ssrf: address %s is %s and not allowed", e.Addr, e.Class)
 }
