@@ -11,7 +11,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -141,29 +143,85 @@ func (f *fastPath) pass(w http.ResponseWriter, r *http.Request, session, user st
 // event on a stream of its own.
 func (f *fastPath) answer(w http.ResponseWriter, ctx context.Context, c fastCall, meta *metaTool) {
 	f.s.fastServed.Add(1)
-	res := f.s.run(ctx, meta.name, meta.f, c.args)
-	text, err := json.Marshal(res.Content[0].(*mcp.TextContent).Text)
-	if err != nil { // cannot happen: the text is valid JSON already
-		text = []byte(`""`)
-	}
-	var out bytes.Buffer
-	out.Grow(len(text) + 128)
-	out.WriteString("event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":")
-	out.Write(c.id)
-	out.WriteString(`,"result":{"content":[{"type":"text","text":`)
-	out.Write(text)
-	if res.IsError {
-		out.WriteString(`}],"isError":true}}`)
+	text, isError := encodeOutcome(f.s.outcome(ctx, meta.name, meta.f, c.args))
+	buf := answerBuffers.Get().(*[]byte)
+	defer answerBuffers.Put(buf)
+	out := append((*buf)[:0], "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":"...)
+	out = append(out, c.id...)
+	out = append(out, `,"result":{"content":[{"type":"text","text":`...)
+	out = appendJSONString(out, text)
+	if isError {
+		out = append(out, `}],"isError":true}}`...)
 	} else {
-		out.WriteString(`}]}}`)
+		out = append(out, `}]}}`...)
 	}
-	out.WriteString("\n\n")
+	out = append(out, "\n\n"...)
+	if cap(out) <= 64<<10 { // keep small buffers only
+		*buf = out
+	}
 	h := w.Header()
 	h.Set("Cache-Control", "no-cache, no-transform")
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Connection", "keep-alive")
-	_, _ = w.Write(out.Bytes())
+	_, _ = w.Write(out)
 	_ = http.NewResponseController(w).Flush()
+}
+
+// answerBuffers holds the buffers answers are written from.
+var answerBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+// appendJSONString appends s as a JSON string, escaped exactly as
+// encoding/json escapes a string (HTML characters, U+2028 and U+2029
+// included, invalid UTF-8 as U+FFFD), which is how the SDK writes a text
+// block. FuzzAppendJSONString holds the two together.
+func appendJSONString(dst, s []byte) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if b := s[i]; b < utf8.RuneSelf {
+			if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch b {
+			case '\\', '"':
+				dst = append(dst, '\\', b)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		c, size := utf8.DecodeRune(s[i:])
+		switch {
+		case c == utf8.RuneError && size == 1:
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+		case c == '\u2028' || c == '\u2029':
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[c&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
 }
 
 // admissible reports whether r passes every check the SDK makes of a POST

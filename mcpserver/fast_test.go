@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -263,4 +264,52 @@ func serve(t *testing.T, h http.Handler, method, session string, header map[stri
 		text = strings.ReplaceAll(text, session, "SESSION")
 	}
 	return served{status: res.StatusCode, header: strings.Join(lines, "\n"), session: sid, body: text}
+}
+
+// TestFastPathSessionIdle checks that calls answered on the fast path keep
+// a session open as the SDK's own answers do, and that a session the SDK
+// closes on its own is forgotten and then answered 404 as by the SDK.
+func TestFastPathSessionIdle(t *testing.T) {
+	const idle = 400 * time.Millisecond
+	for _, disable := range []bool{true, false} {
+		s := newServer(t, &Options{SessionIdle: idle, DisableFastPath: disable})
+		h := s.Handler()
+		id := openSessions(t, h, nil, false)[""]
+		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"load_tool","arguments":{"name":"getOrder"}}}`
+		for end := time.Now().Add(2 * idle); time.Now().Before(end); time.Sleep(idle / 20) {
+			if got := serve(t, h, "POST", id, nil, body); got.status != http.StatusOK {
+				t.Fatalf("DisableFastPath %v: a call on a session in use answered %d %s", disable, got.status, got.body)
+			}
+		}
+		if !disable && s.fastServed.Load() == 0 {
+			t.Errorf("the fast path answered no call")
+		}
+		time.Sleep(idle + idle/2)
+		if got := serve(t, h, "POST", id, nil, body); got.status != http.StatusNotFound {
+			t.Errorf("DisableFastPath %v: a call on an idle session answered %d %s, want 404", disable, got.status, got.body)
+		}
+		s.liveMu.Lock()
+		n := len(s.live)
+		s.liveMu.Unlock()
+		if n != 0 {
+			t.Errorf("DisableFastPath %v: %d sessions still known after they closed", disable, n)
+		}
+	}
+}
+
+// FuzzAppendJSONString holds the fast path's string escaping to
+// encoding/json's, which the SDK writes text blocks with.
+func FuzzAppendJSONString(f *testing.F) {
+	for _, s := range []string{"", `{"a":"<b>&</b>"}`, "\u2028\u2029", "\xff\xfe", "\x00\x1f\x7f\b\f\n\r\t", `"\`, "é€𝄞", "a\xe2\x80"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, s []byte) {
+		want, err := json.Marshal(string(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendJSONString([]byte("x"), s); string(got) != "x"+string(want) {
+			t.Errorf("appendJSONString(%q) = %s, want %s", s, got[1:], want)
+		}
+	})
 }

@@ -115,11 +115,15 @@ func (s *Server) handle(meta string, f func(ctx context.Context, args json.RawMe
 	}
 }
 
-// run calls a meta-tool, turns the outcome into one text block, recovers
-// from panics and logs. The SDK's handler and the fast path both call it.
+// run calls a meta-tool and turns the outcome into one text block.
 func (s *Server) run(ctx context.Context, meta string, f func(ctx context.Context, args json.RawMessage) outcome, raw json.RawMessage) *mcp.CallToolResult {
+	return result(s.outcome(ctx, meta, f, raw))
+}
+
+// outcome calls a meta-tool, recovering from a panic, and logs the call.
+// The SDK's handler (through run) and the fast path both call it.
+func (s *Server) outcome(ctx context.Context, meta string, f func(ctx context.Context, args json.RawMessage) outcome, raw json.RawMessage) (out outcome) {
 	start := time.Now()
-	var out outcome
 	func() {
 		defer func() {
 			if p := recover(); p != nil {
@@ -133,10 +137,17 @@ func (s *Server) run(ctx context.Context, meta string, f func(ctx context.Contex
 		out = f(ctx, raw)
 	}()
 	s.logCall(ctx, meta, out, time.Since(start))
-	return result(out)
+	return out
 }
 
 func result(out outcome) *mcp.CallToolResult {
+	data, isError := encodeOutcome(out)
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(data)}}, IsError: isError}
+}
+
+// encodeOutcome is the JSON text of a meta-tool's result block, and
+// whether the block is an error.
+func encodeOutcome(out outcome) (data []byte, isError bool) {
 	var v any = out.result
 	if out.env != nil {
 		v = out.env
@@ -144,12 +155,9 @@ func result(out outcome) *mcp.CallToolResult {
 	data, err := json.Marshal(v)
 	if err != nil {
 		data, _ = json.Marshal(envelope.Retry(envelope.InternalError, "sezzlee could not encode the result.", false))
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(data)}}, IsError: true}
+		return data, true
 	}
-	return &mcp.CallToolResult{
-		Content: []mcp.Content{&mcp.TextContent{Text: string(data)}},
-		IsError: out.env != nil && out.env.IsError(),
-	}
+	return data, out.env != nil && out.env.IsError()
 }
 
 func (s *Server) logCall(ctx context.Context, meta string, out outcome, d time.Duration) {
@@ -208,9 +216,9 @@ func decodeArgs(meta string, raw json.RawMessage, v any, keys string) *envelope.
 		sort.Slice(unknown, func(i, j int) bool { return unknown[i].Name < unknown[j].Name })
 		return envelope.Reject(envelope.UnknownArgument, "Remove the arguments "+meta+" does not take.", unknown)
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	// Every key is one of v's fields, spelled exactly: a plain Unmarshal
+	// (no decoder, no unknown-field check) can only fail on a type.
+	if err := json.Unmarshal(raw, v); err != nil {
 		field := "arguments"
 		if te, ok := err.(*json.UnmarshalTypeError); ok && te.Field != "" {
 			field = te.Field
