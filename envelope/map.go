@@ -200,8 +200,12 @@ func isTextType(ct string) bool {
 // or "" when the header is not a media type.
 func mediaType(h http.Header) string {
 	v := h.Get("Content-Type")
-	if v == "" {
+	switch v {
+	case "":
 		return ""
+	case "application/json", "application/json; charset=utf-8":
+		// The common answers, already in canonical form: no parse needed.
+		return v[:len("application/json")]
 	}
 	mt, _, err := mime.ParseMediaType(v)
 	if errors.Is(err, mime.ErrInvalidMediaParameter) {

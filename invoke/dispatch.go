@@ -85,7 +85,13 @@ func readBounded(resp *http.Response, limit int64) (*envelope.Response, error) {
 		header.Del("Content-Encoding")
 		header.Del("Content-Length")
 	}
-	buf, err := io.ReadAll(io.LimitReader(body, limit+1))
+	var buf []byte
+	if n := resp.ContentLength; n >= 0 && n <= limit && body == resp.Body {
+		// The size is known: one allocation, with a spare byte so that the
+		// read that finds EOF needs no growth.
+		buf = make([]byte, 0, n+1)
+	}
+	buf, err := readAll(io.LimitReader(body, limit+1), buf)
 	if err != nil {
 		return nil, err
 	}
@@ -98,6 +104,27 @@ func readBounded(resp *http.Response, limit int64) (*envelope.Response, error) {
 		}
 	}
 	return r, nil
+}
+
+// readAll is io.ReadAll reading into buf, whose capacity may be sized
+// already.
+func readAll(r io.Reader, buf []byte) ([]byte, error) {
+	if cap(buf) == 0 {
+		buf = make([]byte, 0, 512)
+	}
+	for {
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+	}
 }
 
 // failure maps a dispatch error to an envelope, and says whether the
