@@ -67,6 +67,8 @@ func TestFastPathMatchesSDK(t *testing.T) {
 		{name: "params key case", body: `{"jsonrpc":"2.0","id":27,"method":"tools/call","params":{"Name":"invoke_tool","arguments":` + getOrder + `}}`},
 		{name: "extra top-level key", body: `{"jsonrpc":"2.0","id":28,"method":"tools/call","params":{"name":"invoke_tool"},"x":1}`},
 		{name: "jsonrpc 1.0", body: `{"jsonrpc":"1.0","id":29,"method":"tools/call","params":{"name":"invoke_tool"}}`},
+		{name: "initialize", session: "none", body: `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`},
+		{name: "initialized again", body: `{"jsonrpc":"2.0","method":"notifications/initialized"}`},
 		{name: "tools/list", body: `{"jsonrpc":"2.0","id":30,"method":"tools/list"}`},
 		{name: "ping", body: `{"jsonrpc":"2.0","id":31,"method":"ping"}`},
 		{name: "notification", body: `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}}`},
@@ -142,6 +144,10 @@ func TestFastPathMatchesSDK(t *testing.T) {
 					}
 					if gotFast := fast.fastServed.Load() > before; gotFast != tt.fast {
 						t.Errorf("answered on the fast path = %v, want %v", gotFast, tt.fast)
+					}
+					if want.session != "" { // an initialize opened one
+						closeSessions(t, sdk, map[string]string{"new": want.session}, header)
+						closeSessions(t, fastH, map[string]string{"new": got.session}, header)
 					}
 				})
 			}
