@@ -26,7 +26,8 @@ import (
 // tools/call of a meta-tool is most of the traffic.
 //
 // It answers only what it is certain the SDK would answer the same way,
-// byte for byte (TestFastPathMatchesSDK holds it to that): a POST whose
+// the same status, headers and bytes (TestFastPathMatchesSDK holds it to
+// that; only the HTTP framing may differ, see answer): a POST whose
 // headers pass every check the SDK makes, carrying one JSON-RPC request
 // with jsonrpc "2.0", a plain id, method tools/call and params holding
 // only a meta-tool's name and its arguments, keys matched exactly. In
@@ -163,8 +164,11 @@ func (f *fastPath) answer(w http.ResponseWriter, ctx context.Context, c fastCall
 	h.Set("Cache-Control", "no-cache, no-transform")
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Connection", "keep-alive")
+	// The SDK flushes the event, then ends the stream: two writes, the
+	// answer in chunked framing. Not flushing lets net/http write it in
+	// one, with a Content-Length when it fits its buffer; the client reads
+	// the same event and the same end of stream.
 	_, _ = w.Write(out)
-	_ = http.NewResponseController(w).Flush()
 }
 
 // answerBuffers holds the buffers answers are written from.
