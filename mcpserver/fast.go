@@ -34,6 +34,9 @@ import (
 // stateful mode the session must be one this handler's SDK accepted
 // notifications/initialized for, still open, and owned by the same token
 // user. Anything else, including anything it cannot parse, goes to the SDK.
+// A call whose id is in flight in its session, on either path, is refused
+// as the SDK refuses it; a call the fast path did not parse (it went to
+// the SDK for its headers) is not known to be in flight.
 //
 // The SDK renews a session's idle timer only on requests it serves, so the
 // fast path passes a session's call to the SDK when the SDK has not served
@@ -118,18 +121,39 @@ func (f *fastPath) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	meta := f.s.metaTools[c.name]
-	if meta == nil {
-		f.pass(w, r, session, user)
-		return
-	}
-	if !f.stateless {
-		if !f.s.acquire(session, f, user, string(c.id)) {
+	if f.stateless {
+		if meta == nil {
 			f.pass(w, r, session, user)
 			return
 		}
-		defer f.s.release(session, string(c.id))
+		f.answer(w, r.Context(), c, meta)
+		return
 	}
-	f.answer(w, r.Context(), c, meta)
+	switch f.s.claim(session, f, user, string(c.id), meta != nil) {
+	case claimNone:
+		f.pass(w, r, session, user)
+	case claimDuplicate:
+		f.s.touchSession(session, user)
+		writeDuplicate(w, c.id)
+	case claimSDK:
+		defer f.s.release(session, string(c.id))
+		f.pass(w, r, session, user)
+	case claimFast:
+		defer f.s.release(session, string(c.id))
+		f.answer(w, r.Context(), c, meta)
+	}
+}
+
+// writeDuplicate answers a call whose id is already in flight in its
+// session as the SDK does.
+func writeDuplicate(w http.ResponseWriter, id json.RawMessage) {
+	shown := strings.Trim(string(id), `"`) // plainID strings hold no escapes
+	h := w.Header()
+	h.Set("Cache-Control", "no-cache, no-transform") // set for the stream it was about to open
+	h.Set("Connection", "keep-alive")
+	h.Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusBadRequest)
+	_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(id)+`,"error":{"code":-32600,"message":"duplicate in-flight request ID `+shown+`"}}`)
 }
 
 // pass hands a request to the SDK, noting that the SDK saw the session.
@@ -386,24 +410,35 @@ func (s *Server) touchSession(id, user string) {
 	s.liveMu.Unlock()
 }
 
-// acquire reports whether owner may answer a call with this id in the
-// session, and if so marks the id in flight until release. A call whose id
-// is already in flight goes to the SDK.
-func (s *Server) acquire(id string, owner *fastPath, user, callID string) bool {
+// A claim is what the fast path may do with a call in a session.
+type claim int
+
+const (
+	claimNone      claim = iota // not a live session of this handler's, or not the user's: the SDK answers
+	claimDuplicate              // a call with the same id is in flight: the SDK would refuse it
+	claimSDK                    // the SDK answers; the id is in flight until release
+	claimFast                   // the fast path answers; the id is in flight until release
+)
+
+// claim marks a call's id in flight in a session owner's SDK accepted,
+// whichever path answers it, so that a second call with the same id gets
+// the SDK's refusal either way. fast asks for the fast path, which is
+// given only while the session is watched and the SDK's idle timer fresh.
+func (s *Server) claim(id string, owner *fastPath, user, callID string, fast bool) claim {
 	s.liveMu.Lock()
 	defer s.liveMu.Unlock()
 	ls := s.live[id]
-	if ls == nil || ls.owner != owner || !ls.watched || ls.inflight[callID] {
-		return false
+	if ls == nil || ls.owner != owner || (ls.user != "" && ls.user != user) {
+		return claimNone
 	}
-	if ls.user != "" && ls.user != user {
-		return false
-	}
-	if owner.idle > 0 && time.Since(ls.lastSDK) >= owner.idle/8 {
-		return false
+	if ls.inflight[callID] {
+		return claimDuplicate
 	}
 	ls.inflight[callID] = true
-	return true
+	if !fast || !ls.watched || (owner.idle > 0 && time.Since(ls.lastSDK) >= owner.idle/8) {
+		return claimSDK
+	}
+	return claimFast
 }
 
 func (s *Server) release(id, callID string) {

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sezzlee/sezzlee/invoke"
 )
 
 // TestFastPathMatchesSDK sends each request of a table to a server with the
@@ -318,4 +320,78 @@ func FuzzAppendJSONString(f *testing.F) {
 			t.Errorf("appendJSONString(%q) = %s, want %s", s, got[1:], want)
 		}
 	})
+}
+
+// holdBackend holds every call until release is closed, telling started
+// when one arrives.
+type holdBackend struct {
+	started chan struct{}
+	release chan struct{}
+}
+
+func (g holdBackend) Do(ctx context.Context, req *http.Request) (*http.Response, error) {
+	g.started <- struct{}{}
+	select {
+	case <-g.release:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return callerBackend{}.Do(ctx, req)
+}
+
+// TestFastPathDuplicateInFlight checks that a second call with the id of a
+// call still in flight in the same session is refused as the SDK refuses
+// it, whichever path the first call took.
+func TestFastPathDuplicateInFlight(t *testing.T) {
+	const first = `{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"invoke_tool","arguments":{"name":"getOrder","arguments":{"id":1}}}}`
+	for _, tt := range []struct {
+		name  string
+		id    string
+		stale bool // the SDK's idle timer wants renewing: the first call takes the SDK's path
+	}{
+		{name: "numeric id", id: "99"},
+		{name: "string id", id: `"r-9"`},
+		{name: "first call on the SDK's path", id: "98", stale: true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			body := strings.Replace(first, "%s", tt.id, 1)
+			var answers [2][2]served
+			for i, disable := range []bool{true, false} {
+				gate := holdBackend{started: make(chan struct{}, 1), release: make(chan struct{})}
+				src := callerSource(t)
+				inv, err := invoke.New(&invoke.Options{Backend: gate})
+				if err != nil {
+					t.Fatal(err)
+				}
+				src.Invoker = inv
+				const idle = 2 * time.Second
+				s := newServer(t, &Options{Sources: []Source{src}, DisableFastPath: disable, SessionIdle: idle})
+				h := s.Handler()
+				sessions := openSessions(t, h, nil, false)
+				if tt.stale {
+					time.Sleep(idle/8 + idle/20)
+				}
+				before := s.fastServed.Load()
+				done := make(chan served)
+				go func() { done <- serve(t, h, "POST", sessions[""], nil, body) }()
+				<-gate.started
+				answers[i][1] = serve(t, h, "POST", sessions[""], nil, body)
+				close(gate.release)
+				answers[i][0] = <-done
+				if fast := s.fastServed.Load() > before; !disable && fast == tt.stale {
+					t.Errorf("the first call answered on the fast path = %v, want %v", fast, !tt.stale)
+				}
+				closeSessions(t, h, sessions, nil)
+			}
+			for j, what := range []string{"first call", "second call"} {
+				got, want := answers[1][j], answers[0][j]
+				if got.status != want.status || got.header != want.header || got.body != want.body {
+					t.Errorf("%s with the fast path: %d\n%s\n%s\nwithout: %d\n%s\n%s", what, got.status, got.header, got.body, want.status, want.header, want.body)
+				}
+			}
+			if answers[0][1].status != http.StatusBadRequest {
+				t.Errorf("the SDK answered the duplicate %d %s, want 400", answers[0][1].status, answers[0][1].body)
+			}
+		})
+	}
 }
