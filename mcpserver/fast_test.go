@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -109,16 +110,18 @@ func TestFastPathMatchesSDK(t *testing.T) {
 		{"auth", Options{Verifier: APIKeys(map[string]string{alice: "alice", bob: "bob"})}},
 	} {
 		t.Run(mode.name, func(t *testing.T) {
-			newSrv := func(disable bool) (*Server, http.Handler) {
+			var sdkLog, fastLog syncBuffer
+			newSrv := func(disable bool, log *syncBuffer) (*Server, http.Handler) {
 				opts := mode.opts
 				opts.MaxRequestBytes = 4096
 				opts.AllowedOrigins = []string{"https://app.example"}
 				opts.DisableFastPath = disable
+				opts.Logger = slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))
 				s := newServer(t, &opts)
 				return s, s.Handler()
 			}
-			_, sdk := newSrv(true)
-			fast, fastH := newSrv(false)
+			_, sdk := newSrv(true, &sdkLog)
+			fast, fastH := newSrv(false, &fastLog)
 			auth := map[string]string{}
 			if mode.name == "auth" {
 				auth["Authorization"] = "Bearer " + alice
@@ -155,6 +158,12 @@ func TestFastPathMatchesSDK(t *testing.T) {
 			}
 			closeSessions(t, sdk, sdkSessions, auth)
 			closeSessions(t, fastH, fastSessions, auth)
+			// The calls are logged alike, line for line.
+			if got, want := normalizeLog(fastLog.String()), normalizeLog(sdkLog.String()); got != want {
+				t.Errorf("the logs differ; with the fast path:\n%s\nwithout:\n%s", got, want)
+			} else if n := strings.Count(got, "\n"); n < 20 {
+				t.Errorf("%d call records, want one per call:\n%s", n, got)
+			}
 		})
 	}
 }
@@ -219,7 +228,21 @@ type served struct {
 	body    string
 }
 
-var referencePattern = regexp.MustCompile(`sz-[0-9a-f]{16}`)
+var (
+	referencePattern = regexp.MustCompile(`sz-[0-9a-f]{16}`)
+	logTimePattern   = regexp.MustCompile(`time=\S+ |duration=\S+ `)
+)
+
+// normalizeLog keeps the call records of a text log, without their times.
+func normalizeLog(s string) string {
+	var out []string
+	for line := range strings.Lines(s) {
+		if strings.Contains(line, "msg=call ") {
+			out = append(out, referencePattern.ReplaceAllString(logTimePattern.ReplaceAllString(line, ""), "sz-REF"))
+		}
+	}
+	return strings.Join(out, "")
+}
 
 // serve serves one request through h as if it came to 127.0.0.1:8080.
 func serve(t *testing.T, h http.Handler, method, session string, header map[string]string, body string) served {
