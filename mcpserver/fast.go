@@ -315,35 +315,150 @@ type fastCall struct {
 }
 
 // parseCall reads body as a tools/call the fast path may answer. Keys are
-// matched exactly, as the SDK matches them (encoding/json alone would fold
-// case), and any key beyond the known ones refuses the request.
+// matched exactly, as the SDK matches them (encoding/json would fold case);
+// a key spelled with escapes, a key given twice, or any key beyond the
+// known ones refuses the request. The arguments are a slice of body.
 func parseCall(body []byte) (fastCall, bool) {
-	var top map[string]json.RawMessage
-	if json.Unmarshal(body, &top) != nil || len(top) != 4 {
+	if !json.Valid(body) {
 		return fastCall{}, false
 	}
 	var c fastCall
-	c.id = top["id"]
-	if string(top["jsonrpc"]) != `"2.0"` || string(top["method"]) != `"tools/call"` || !plainID.Match(c.id) {
-		return fastCall{}, false
-	}
-	var params map[string]json.RawMessage
-	if json.Unmarshal(top["params"], &params) != nil {
-		return fastCall{}, false
-	}
-	for k, v := range params {
-		switch k {
-		case "name":
-			if json.Unmarshal(v, &c.name) != nil {
-				return fastCall{}, false
+	var seen, paramsSeen int
+	var params []byte
+	ok := members(body, func(key, val []byte) bool {
+		bit := 0
+		switch string(key) {
+		case `"jsonrpc"`:
+			bit = 1
+			if string(val) != `"2.0"` {
+				return false
 			}
-		case "arguments":
-			c.args = v
-		default:
-			return fastCall{}, false
+		case `"id"`:
+			bit = 2
+			c.id = val
+		case `"method"`:
+			bit = 4
+			if string(val) != `"tools/call"` {
+				return false
+			}
+		case `"params"`:
+			bit, params = 8, val
 		}
+		if bit == 0 || seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+		return true
+	})
+	if !ok || seen != 15 || !plainID.Match(c.id) {
+		return fastCall{}, false
+	}
+	ok = members(params, func(key, val []byte) bool {
+		bit := 0
+		switch string(key) {
+		case `"name"`:
+			bit = 1
+			if len(val) < 2 || val[0] != '"' || !plainName(val[1:len(val)-1]) {
+				return false
+			}
+			c.name = string(val[1 : len(val)-1])
+		case `"arguments"`:
+			bit, c.args = 2, val
+		}
+		if bit == 0 || paramsSeen&bit != 0 {
+			return false
+		}
+		paramsSeen |= bit
+		return true
+	})
+	if !ok || paramsSeen&1 == 0 {
+		return fastCall{}, false
 	}
 	return c, true
+}
+
+// plainName reports whether a string's raw bytes are printable ASCII
+// without escapes, so that they are the string itself.
+func plainName(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c >= 0x7f || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// members calls fn with the raw key (quotes included) and the raw value of
+// each member of obj, a valid JSON value, in order, until fn returns
+// false. It reports false when obj is not an object or fn refused one.
+func members(obj []byte, fn func(key, val []byte) bool) bool {
+	i := skipSpace(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return false
+	}
+	i = skipSpace(obj, i+1)
+	if i < len(obj) && obj[i] == '}' {
+		return true
+	}
+	for i < len(obj) {
+		end := skipValue(obj, i) // the key, a string
+		key := obj[i:end]
+		i = skipSpace(obj, end)
+		i = skipSpace(obj, i+1) // past the colon
+		end = skipValue(obj, i)
+		if !fn(key, obj[i:end]) {
+			return false
+		}
+		i = skipSpace(obj, end)
+		if i >= len(obj) || obj[i] == '}' {
+			return true
+		}
+		i = skipSpace(obj, i+1) // past the comma
+	}
+	return false
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipValue returns the index just past the valid JSON value at b[i].
+func skipValue(b []byte, i int) int {
+	depth := 0
+	for i < len(b) {
+		switch b[i] {
+		case '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+			i++
+		case '{', '[':
+			depth++
+			i++
+			continue
+		case '}', ']':
+			depth--
+			i++
+		default: // a number or literal, or the space, colon or comma inside a container
+			if depth == 0 {
+				for i < len(b) && !strings.ContainsRune(" \t\n\r,}]", rune(b[i])) {
+					i++
+				}
+				return i
+			}
+			i++
+			continue
+		}
+		if depth == 0 {
+			return i
+		}
+	}
+	return i
 }
 
 // isInitialized reports whether body is exactly the notification that

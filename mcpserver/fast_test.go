@@ -418,3 +418,54 @@ func TestFastPathDuplicateInFlight(t *testing.T) {
 		})
 	}
 }
+
+// FuzzParseCall holds the fast path's reading of a request to
+// encoding/json's with exact keys: whatever it accepts, a decode through
+// maps accepts too, with the same id, name and arguments.
+func FuzzParseCall(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"invoke_tool","arguments":{"name":"getOrder"}}}`,
+		` { "jsonrpc" : "2.0" , "id" : "a-1" , "method" : "tools/call" , "params" : { "arguments" : [1,{"}":"]"}] , "name" : "load_tool" } } `,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"invoke_tool","arguments":{"a":"\"}\\"}}}`,
+		`{"jsonrpc":"2.0","id":1,"id":2,"method":"tools/call","params":{"name":"x"}}`,
+		`{"jsonrpc":"2.0","id":1,"Method":"tools/call","params":{"name":"x"}}`,
+		`{"jsonrpc":"2.0","id":1,"\u006dethod":"tools/call","params":{"name":"x"}}`,
+		`{"jsonrpc":"2.0","id":1e3,"method":"tools/call","params":{"name":"x","arguments":-1.5e-3}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a\"b"}}`,
+		`[{"jsonrpc":"2.0"}]`, `{}`, `{"params":{}}`, ``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		c, ok := parseCall(body)
+		if !ok {
+			return
+		}
+		var top map[string]json.RawMessage
+		if err := json.Unmarshal(body, &top); err != nil {
+			t.Fatalf("parseCall accepted %q, which does not decode: %v", body, err)
+		}
+		var params map[string]json.RawMessage
+		if err := json.Unmarshal(top["params"], &params); err != nil {
+			t.Fatalf("parseCall accepted %q, whose params do not decode: %v", body, err)
+		}
+		var name string
+		if err := json.Unmarshal(params["name"], &name); err != nil {
+			t.Fatalf("parseCall accepted %q, whose name is no string: %v", body, err)
+		}
+		for k := range top {
+			if !slices.Contains([]string{"jsonrpc", "id", "method", "params"}, k) {
+				t.Errorf("parseCall accepted the key %q in %q", k, body)
+			}
+		}
+		for k := range params {
+			if k != "name" && k != "arguments" {
+				t.Errorf("parseCall accepted the params key %q in %q", k, body)
+			}
+		}
+		if len(top) != 4 || string(top["jsonrpc"]) != `"2.0"` || string(top["method"]) != `"tools/call"` ||
+			string(top["id"]) != string(c.id) || name != c.name || string(params["arguments"]) != string(c.args) {
+			t.Errorf("parseCall(%q) = id %s name %q args %s; the maps hold %v and %v", body, c.id, c.name, c.args, top, params)
+		}
+	})
+}
