@@ -40,21 +40,28 @@ func FuzzMetaArguments(f *testing.F) {
 }
 
 // BenchmarkInvokeTool measures one invoke_tool call through the whole
-// server: streamable HTTP on loopback, the go-sdk, invoke and the demo
-// handler in-process.
+// server: streamable HTTP on loopback, the go-sdk client, the server's
+// fast path or the SDK's handler, invoke and the demo handler in-process.
 func BenchmarkInvokeTool(b *testing.B) {
-	s := newServer(b, &Options{})
-	ts := httptest.NewServer(s.Handler())
-	defer ts.Close()
-	cs := benchConnect(b, ts.URL)
-	defer cs.Close()
-	args := map[string]any{"name": "getOrder", "arguments": map[string]any{"id": 7}}
-	b.ReportAllocs()
-	for b.Loop() {
-		res, err := cs.CallTool(context.Background(), callParams(InvokeTool, args))
-		if err != nil || res.IsError {
-			b.Fatalf("invoke_tool: %v %v", err, res)
-		}
+	for _, path := range []struct {
+		name    string
+		disable bool
+	}{{"fast-path", false}, {"sdk", true}} {
+		b.Run(path.name, func(b *testing.B) {
+			s := newServer(b, &Options{DisableFastPath: path.disable})
+			ts := httptest.NewServer(s.Handler())
+			defer ts.Close()
+			cs := benchConnect(b, ts.URL)
+			defer cs.Close()
+			args := map[string]any{"name": "getOrder", "arguments": map[string]any{"id": 7}}
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := cs.CallTool(context.Background(), callParams(InvokeTool, args))
+				if err != nil || res.IsError {
+					b.Fatalf("invoke_tool: %v %v", err, res)
+				}
+			}
+		})
 	}
 }
 
