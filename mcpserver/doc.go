@@ -16,6 +16,11 @@
 // Verifier is configured. The authenticated Caller, together with every
 // value of the inbound request's context, reaches the invoker's hooks
 // through the context of each call; the caller's token is never forwarded.
+// Inside those checks, a plain tools/call of a meta-tool on a live session
+// skips the SDK's request machinery, which costs several times the call's
+// own work, and is answered with the bytes the SDK would have written;
+// every other request, and anything the fast path is not sure of, goes to
+// the SDK (Options.DisableFastPath turns it off).
 //
 // Every meta-tool result is one text content block holding JSON; an error
 // envelope sets isError, a success leaves it out. Each call is logged with

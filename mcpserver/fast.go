@@ -20,7 +20,7 @@ import (
 )
 
 // fastPath answers the plain tools/call of a meta-tool itself, with one
-// decode of the request and one write of the answer, and hands every other
+// pass over the request and one write of the answer, and hands every other
 // request to the SDK's handler (next) untouched. The SDK's read path costs
 // several times sezzlee's own work per call (bench/README.md), and a
 // tools/call of a meta-tool is most of the traffic.
