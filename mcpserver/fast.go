@@ -53,11 +53,11 @@ type fastPath struct {
 
 // liveSession is what the fast path knows of a stateful session.
 type liveSession struct {
-	owner    *fastPath // the handler whose SDK accepted its initialisation
-	user     string    // the token's UserID when it did; the SDK binds the session to it
-	watched  bool      // a goroutine forgets the session when it closes
-	lastSDK  time.Time // when a request of the session last went to the SDK
-	inflight map[string]bool
+	owner    *fastPath                     // the handler whose SDK accepted its initialisation
+	user     string                        // the token's UserID when it did; the SDK binds the session to it
+	watched  bool                          // a goroutine forgets the session when it closes
+	lastSDK  time.Time                     // when a request of the session last went to the SDK
+	inflight map[string]context.CancelFunc // by raw id; nil for a call the SDK answers
 }
 
 // fastVersions are the protocol versions whose tools/call answer the fast
@@ -109,6 +109,9 @@ func (f *fastPath) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	c, ok := parseCall(body)
 	if !ok {
+		if id, ok := cancelledID(body); ok && session != "" {
+			f.s.cancelCall(session, user, string(id))
+		}
 		if session != "" && isInitialized(body) {
 			rec := &statusRecorder{ResponseWriter: w}
 			f.pass(rec, r, session, user)
@@ -129,7 +132,13 @@ func (f *fastPath) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.answer(w, r.Context(), c, meta)
 		return
 	}
-	switch f.s.claim(session, f, user, string(c.id), meta != nil) {
+	var ctx context.Context
+	var cancel context.CancelFunc
+	if meta != nil {
+		ctx, cancel = context.WithCancel(r.Context())
+		defer cancel()
+	}
+	switch f.s.claim(session, f, user, string(c.id), cancel) {
 	case claimNone:
 		f.pass(w, r, session, user)
 	case claimDuplicate:
@@ -140,7 +149,7 @@ func (f *fastPath) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.pass(w, r, session, user)
 	case claimFast:
 		defer f.s.release(session, string(c.id))
-		f.answer(w, r.Context(), c, meta)
+		f.answer(w, ctx, c, meta)
 	}
 }
 
@@ -461,6 +470,34 @@ func skipValue(b []byte, i int) int {
 	return i
 }
 
+// cancelledID returns the requestId of a notifications/cancelled.
+func cancelledID(body []byte) (json.RawMessage, bool) {
+	if !json.Valid(body) {
+		return nil, false
+	}
+	var method, params []byte
+	members(body, func(key, val []byte) bool {
+		switch string(key) {
+		case `"method"`:
+			method = val
+		case `"params"`:
+			params = val
+		}
+		return true
+	})
+	if string(method) != `"notifications/cancelled"` {
+		return nil, false
+	}
+	var id []byte
+	members(params, func(key, val []byte) bool {
+		if string(key) == `"requestId"` {
+			id = val
+		}
+		return true
+	})
+	return id, id != nil
+}
+
 // isInitialized reports whether body is exactly the notification that
 // completes a session's initialisation.
 func isInitialized(body []byte) bool {
@@ -503,7 +540,7 @@ func (s *Server) sessionInitialized(_ context.Context, req *mcp.InitializedReque
 func (s *Server) liveEntry(id string) *liveSession {
 	ls := s.live[id]
 	if ls == nil {
-		ls = &liveSession{inflight: map[string]bool{}}
+		ls = &liveSession{inflight: map[string]context.CancelFunc{}}
 		s.live[id] = ls
 	}
 	return ls
@@ -537,23 +574,38 @@ const (
 
 // claim marks a call's id in flight in a session owner's SDK accepted,
 // whichever path answers it, so that a second call with the same id gets
-// the SDK's refusal either way. fast asks for the fast path, which is
-// given only while the session is watched and the SDK's idle timer fresh.
-func (s *Server) claim(id string, owner *fastPath, user, callID string, fast bool) claim {
+// the SDK's refusal either way. A non-nil cancel asks for the fast path,
+// which is given only while the session is watched and the SDK's idle
+// timer fresh; cancel then ends the call's context if the client sends
+// notifications/cancelled for it.
+func (s *Server) claim(id string, owner *fastPath, user, callID string, cancel context.CancelFunc) claim {
 	s.liveMu.Lock()
 	defer s.liveMu.Unlock()
 	ls := s.live[id]
 	if ls == nil || ls.owner != owner || (ls.user != "" && ls.user != user) {
 		return claimNone
 	}
-	if ls.inflight[callID] {
+	if _, ok := ls.inflight[callID]; ok {
 		return claimDuplicate
 	}
-	ls.inflight[callID] = true
-	if !fast || !ls.watched || (owner.idle > 0 && time.Since(ls.lastSDK) >= owner.idle/8) {
+	if cancel == nil || !ls.watched || (owner.idle > 0 && time.Since(ls.lastSDK) >= owner.idle/8) {
+		ls.inflight[callID] = nil
 		return claimSDK
 	}
+	ls.inflight[callID] = cancel
 	return claimFast
+}
+
+// cancelCall ends the context of a call the fast path is answering, as
+// the SDK cancels a request when its client sends notifications/cancelled.
+func (s *Server) cancelCall(id, user, callID string) {
+	s.liveMu.Lock()
+	defer s.liveMu.Unlock()
+	if ls := s.live[id]; ls != nil && (ls.user == "" || ls.user == user) {
+		if cancel := ls.inflight[callID]; cancel != nil {
+			cancel()
+		}
+	}
 }
 
 func (s *Server) release(id, callID string) {

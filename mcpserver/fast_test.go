@@ -469,3 +469,40 @@ func FuzzParseCall(f *testing.F) {
 		}
 	})
 }
+
+// TestFastPathCancel checks that notifications/cancelled ends a call the
+// fast path is answering as it ends one the SDK is answering: the backend
+// sees its context end, and the client gets the same answer.
+func TestFastPathCancel(t *testing.T) {
+	const call = `{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{"name":"invoke_tool","arguments":{"name":"getOrder","arguments":{"id":1}}}}`
+	const cancel = `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":77,"reason":"enough"}}`
+	var answers [2][2]served
+	for i, disable := range []bool{true, false} {
+		hold := holdBackend{started: make(chan struct{}, 1), release: make(chan struct{})}
+		stop := time.AfterFunc(3*time.Second, func() { close(hold.release) }) // if the cancel is lost
+		src := callerSource(t)
+		inv, err := invoke.New(&invoke.Options{Backend: hold})
+		if err != nil {
+			t.Fatal(err)
+		}
+		src.Invoker = inv
+		s := newServer(t, &Options{Sources: []Source{src}, DisableFastPath: disable})
+		h := s.Handler()
+		sessions := openSessions(t, h, nil, false)
+		done := make(chan served)
+		go func() { done <- serve(t, h, "POST", sessions[""], nil, call) }()
+		<-hold.started
+		answers[i][1] = serve(t, h, "POST", sessions[""], nil, cancel)
+		answers[i][0] = <-done
+		if !stop.Stop() {
+			t.Errorf("DisableFastPath %v: the cancelled call ran until the backend gave up", disable)
+		}
+		closeSessions(t, h, sessions, nil)
+	}
+	for j, what := range []string{"cancelled call", "notification"} {
+		got, want := answers[1][j], answers[0][j]
+		if got.status != want.status || got.header != want.header || got.body != want.body {
+			t.Errorf("%s with the fast path: %d\n%s\n%s\nwithout: %d\n%s\n%s", what, got.status, got.header, got.body, want.status, want.header, want.body)
+		}
+	}
+}
