@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -469,7 +470,10 @@ func TestPrefixes(t *testing.T) {
 func TestMain(m *testing.M) {
 	before := runtime.NumGoroutine()
 	code := m.Run()
-	if code == 0 && !testing.Short() {
+	// The fuzzing engine keeps goroutines of its own (a signal watcher),
+	// so the leak check runs only on plain test runs.
+	fuzzing := flag.Lookup("test.fuzz") != nil && flag.Lookup("test.fuzz").Value.String() != ""
+	if code == 0 && !testing.Short() && !fuzzing {
 		deadline := time.Now().Add(5 * time.Second)
 		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
 			http.DefaultClient.CloseIdleConnections()

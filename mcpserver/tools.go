@@ -32,7 +32,7 @@ const instructions = "This server exposes an HTTP API as tools you reach in thre
 	"invoke_tool to call it with arguments that follow that schema."
 
 const searchDescription = `Find the API operations that fit a task. Describe the task in plain words in query; optionally narrow by tag and cap the number of hits with limit (default 5, at most 20).
-Each hit names a tool. Next, call load_tool with the name you pick to read its input schema before invoking it.`
+Each hit names a tool. Next, call load_tool with the name you pick to read its input schema before invoking it; when the result also carries tool, that is the first hit's full definition, and you may invoke it directly.`
 
 const loadDescription = `Read one tool's definition: what it does, its HTTP method and path, its JSON input schema and its version.
 Build invoke_tool's arguments from inputSchema exactly (names, types, required fields), and pass version along so a changed tool is detected.`
