@@ -473,4 +473,20 @@ func TestServeStdio(t *testing.T) {
 	if r.str("error") != "deferred_value_missing" || r.m["status"] != nil {
 		t.Errorf("shop_listOrders without a caller = %s, want deferred_value_missing", r.raw)
 	}
+
+	// --local-caller names the stdio caller, whose subject fills owner.
+	cmd = exec.Command(bin, "serve", "--stdio", "--spec", spec, "--upstream", api.URL, "--allow-private-networks", "--deferred", "owner", "--local-caller", "bob")
+	cmd.Stderr = &stderr
+	cs2, err := c.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("Connect: %v\n%s", err, stderr.String())
+	}
+	defer cs2.Close()
+	r = call(t, cs2, "invoke_tool", map[string]any{"name": "createOrder", "arguments": map[string]any{"item": "pen", "quantity": 1}})
+	if r.isErr || r.m["status"] != 201.0 {
+		t.Fatalf("createOrder as bob = %s, want 201", r.raw)
+	}
+	if body, _ := r.m["body"].(map[string]any); body["owner"] != "bob" {
+		t.Errorf("createOrder as bob = %s, want owner bob", r.raw)
+	}
 }

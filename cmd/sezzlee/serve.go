@@ -39,6 +39,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		watch    bool
 		state    bool
 		deferred listFlag
+		local    string
 	)
 	fs.StringVar(&flagSrc.Spec, "spec", "", "OpenAPI description: a file or an http(s) URL")
 	fs.StringVar(&flagSrc.Upstream, "upstream", "", "base URL of the API the calls go to")
@@ -51,6 +52,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	fs.BoolVar(&stdio, "stdio", false, "serve one MCP client on stdin/stdout instead of HTTP")
 	fs.BoolVar(&watch, "watch", false, "reload when a description file changes (SIGHUP always reloads)")
 	fs.BoolVar(&state, "stateless", false, "serve each HTTP request with a temporary MCP session")
+	fs.StringVar(&local, "local-caller", "", "subject of stdio sessions and of unauthenticated loopback requests; deferred values take it")
 	if err := fs.Parse(args); err != nil {
 		return flagExit(err)
 	}
@@ -120,6 +122,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		AllowedOrigins:      cfg.AllowedOrigins,
 		MaxRequestBytes:     cfg.MaxRequestBytes,
 		Verifier:            verifier,
+		LocalCaller:         localCaller(local),
 		ResourceMetadataURL: authMetadataURL(cfg.Auth),
 		Logger:              log,
 	})
@@ -423,4 +426,12 @@ func serveHTTP(ctx context.Context, e *env, h http.Handler, addr, path string, r
 		_ = hs.Close()
 	}
 	return exitOK
+}
+
+// localCaller is the caller --local-caller names, or none.
+func localCaller(subject string) *mcpserver.Caller {
+	if subject == "" {
+		return nil
+	}
+	return &mcpserver.Caller{Subject: subject}
 }
