@@ -111,7 +111,7 @@ type rawField struct {
 
 // extractFields finds the field-level failures in a validation body, in
 // the backend's order, and maps their names to the agent's arguments.
-func extractFields(root any, args []string) []Field {
+func extractFields(root any, args []string, bodyRenames map[string]string) []Field {
 	var raw []rawField
 	switch v := root.(type) {
 	case object:
@@ -124,7 +124,10 @@ func extractFields(root any, args []string) []Field {
 		if len(out) == maxFields {
 			break
 		}
-		name, ok := matchArgument(f.raw, args)
+		name, ok := renamedBodyField(f.path, bodyRenames)
+		if !ok {
+			name, ok = matchArgument(f.raw, args)
+		}
 		if !ok {
 			name = mapName(f.path, args)
 		}
@@ -424,6 +427,22 @@ func mapName(path []string, args []string) string {
 		path = path[1:]
 	}
 	return joinPath(path[0], path[1:])
+}
+
+// bodySegments are the path segments that say a field is in the request body.
+var bodySegments = map[string]bool{"body": true, "requestbody": true, "json": true, "form": true, "formdata": true, "payload": true}
+
+// renamedBodyField maps a path that names the request body (body.id,
+// /body/id) and then a renamed property to that property's argument.
+func renamedBodyField(path []string, renames map[string]string) (string, bool) {
+	if len(renames) == 0 || len(path) < 2 || !bodySegments[strings.ToLower(path[0])] {
+		return "", false
+	}
+	a, ok := renames[path[1]]
+	if !ok {
+		return "", false
+	}
+	return joinPath(a, path[2:]), true
 }
 
 // joinPath writes a path as items[0].quantity.

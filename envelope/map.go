@@ -36,6 +36,12 @@ type MapOptions struct {
 	// are mapped back to them (Quantity to quantity, body.quantity or
 	// /quantity to quantity).
 	Arguments []string
+	// BodyRenames maps a body property's wire name to its argument name
+	// where the two differ (a property renamed because a parameter has its
+	// name, as catalog.ClashPrefix says). A backend field that names the
+	// body (body.id, /body/id) maps through it; a bare "id" still means the
+	// parameter. Nil means no property was renamed.
+	BodyRenames map[string]string
 	// Narrowing are the arguments that narrow a response (paging, field
 	// selection, filters), named by response_too_large.
 	Narrowing []string
@@ -243,7 +249,7 @@ func failure(r *Response, opts *MapOptions) *Envelope {
 	}
 	e.Message = compose(messageOf(code), text, withheld)
 	if root != nil {
-		e.Fields = extractFields(root, opts.Arguments)
+		e.Fields = extractFields(root, opts.Arguments, opts.BodyRenames)
 	}
 	if r.Status == http.StatusTooManyRequests || r.Status == http.StatusServiceUnavailable {
 		now := time.Now

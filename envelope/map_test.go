@@ -471,3 +471,36 @@ func TestNoFieldsFromOtherBodies(t *testing.T) {
 		}
 	}
 }
+
+// TestBodyRenames: when a body property was renamed because a parameter
+// has its name, a backend field that names the body maps to the renamed
+// argument, and a bare name still means the parameter.
+func TestBodyRenames(t *testing.T) {
+	opts := &MapOptions{Arguments: []string{"body_id", "id", "name"}, BodyRenames: map[string]string{"id": "body_id"}}
+	tests := []struct {
+		name, body string
+		want       []string
+	}{
+		{"FastAPI locations", `{"detail":[{"loc":["body","id"],"msg":"must be positive"},{"loc":["path","id"],"msg":"not a valid integer"}]}`,
+			[]string{"body_id", "id"}},
+		{"huma locations", `{"title":"Unprocessable Entity","status":422,"errors":[{"message":"expected number","location":"body.id"},{"message":"too short","location":"body.name"}]}`,
+			[]string{"body_id", "name"}},
+		{"JSON pointer into the body", `{"errors":[{"detail":"must be positive","source":{"pointer":"/body/id"}}]}`,
+			[]string{"body_id"}},
+		{"a bare name is the parameter", `{"errors":{"id":["is invalid"]}}`,
+			[]string{"id"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := FromResponse(&Response{Status: 422, Header: http.Header{"Content-Type": {"application/json"}}, Body: []byte(tt.body)}, opts)
+			mustValidate(t, e)
+			var got []string
+			for _, f := range e.Fields {
+				got = append(got, f.Name)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("field names = %q; want %q\n%s", got, tt.want, encode(t, e))
+			}
+		})
+	}
+}

@@ -78,6 +78,7 @@ func (inv *Invoker) compilePlan(t *catalog.Tool) *plan {
 		byWire: make(map[string]*catalog.ArgBinding),
 	}
 	var names, narrowing []string
+	var bodyRenames map[string]string
 	for i := range t.Binding.Args {
 		ab := &t.Binding.Args[i]
 		if ab.Deferred {
@@ -88,6 +89,12 @@ func (inv *Invoker) compilePlan(t *catalog.Tool) *plan {
 		names = append(names, ab.Name)
 		if ab.In == catalog.InPath {
 			p.byWire[ab.Wire] = ab
+		}
+		if ab.In == catalog.InBody && ab.Wire != ab.Name {
+			if bodyRenames == nil {
+				bodyRenames = make(map[string]string)
+			}
+			bodyRenames[ab.Wire] = ab.Name
 		}
 	}
 	for _, a := range t.Arguments {
@@ -101,7 +108,7 @@ func (inv *Invoker) compilePlan(t *catalog.Tool) *plan {
 		p.allowed = "none"
 	}
 	p.segments = parseTemplate(t.Binding.Path)
-	p.mapOpts = envelope.MapOptions{Arguments: names, Narrowing: narrowing, MaxAgentBytes: inv.opts.MaxAgentBytes}
+	p.mapOpts = envelope.MapOptions{Arguments: names, BodyRenames: bodyRenames, Narrowing: narrowing, MaxAgentBytes: inv.opts.MaxAgentBytes}
 	p.schema = inv.compileSchema(t, p)
 	return p
 }
