@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -130,31 +131,12 @@ func TestContext(t *testing.T) {
 // changes neither its input schema nor its version.
 func TestContextLeavesVersionAlone(t *testing.T) {
 	plain := mustTool(t, mustParse(t, contextSwagger20, nil), "addPet")
-	const moreProse = `
-swagger: "2.0"
-info: {title: pets, version: "1"}
-tags:
-  - {name: pet, description: Other words about pets}
-paths:
-  /pet:
-    post:
-      operationId: addPet
-      tags: [pet]
-      parameters:
-        - in: body
-          name: body
-          description: Pet object that needs to be added to the store
-          schema: {$ref: '#/definitions/Pet'}
-      responses:
-        "201":
-          description: A different response text
-          schema: {$ref: '#/definitions/Pet'}
-definitions:
-  Pet:
-    type: object
-    properties:
-      name: {type: string}
-`
+	// The same description with other prose: a tag description and a
+	// response description.
+	moreProse := strings.NewReplacer(
+		"Everything about your pets", "Other words about pets",
+		"description: Created", "description: A different response text",
+	).Replace(contextSwagger20)
 	other := mustTool(t, mustParse(t, moreProse, nil), "addPet")
 	if reflect.DeepEqual(other.Context, plain.Context) {
 		t.Fatal("the two descriptions should differ in their context")
