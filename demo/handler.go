@@ -357,18 +357,7 @@ func (a *api) getOrder(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	a.mu.Lock()
-	o, ok := a.orders[id]
-	var out Order
-	if ok {
-		out = *o
-	}
-	a.mu.Unlock()
-	if !ok {
-		a.problem(w, http.StatusNotFound, "Not Found", nil)
-		return
-	}
-	writeJSON(w, http.StatusOK, out)
+	a.answerOrder(w, id, nil)
 }
 
 func (a *api) updateOrder(w http.ResponseWriter, r *http.Request) {
@@ -381,10 +370,7 @@ func (a *api) updateOrder(w http.ResponseWriter, r *http.Request) {
 		a.problem(w, http.StatusBadRequest, validationTitle, errs)
 		return
 	}
-	a.mu.Lock()
-	o, ok := a.orders[id]
-	var out Order
-	if ok {
+	a.answerOrder(w, id, func(o *Order) {
 		if in.Item != nil {
 			o.Item = *in.Item
 		}
@@ -393,6 +379,19 @@ func (a *api) updateOrder(w http.ResponseWriter, r *http.Request) {
 		}
 		if in.Status != nil {
 			o.Status = *in.Status
+		}
+	})
+}
+
+// answerOrder applies change (when not nil) to the order under the lock and
+// answers with a copy of it, or 404 when it was removed meanwhile.
+func (a *api) answerOrder(w http.ResponseWriter, id int, change func(*Order)) {
+	a.mu.Lock()
+	o, ok := a.orders[id]
+	var out Order
+	if ok {
+		if change != nil {
+			change(o)
 		}
 		out = *o
 	}
